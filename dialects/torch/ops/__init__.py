@@ -1,0 +1,1 @@
+"""The torch dialect's ops, one module per family."""

@@ -1,0 +1,135 @@
+"""Matrix products: mm, matmul in every rank combination, and linear."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
+from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.types import DYN, NoneType, ValueTensorType
+
+
+def _same_dtype(name: str, *metas: TensorMeta) -> Any:
+    dtypes = {m.dtype for m in metas}
+    if None in dtypes:
+        return None
+    if len(dtypes) > 1:
+        names = " and ".join(str(m.dtype.name) for m in metas if m.dtype is not None)
+        raise TypeError(f"{name}: expected both operands to have the same dtype, got {names}")
+    return dtypes.pop()
+
+
+def _check_inner(name: str, k1: int, k2: int, a: TensorMeta, b: TensorMeta) -> None:
+    if DYN not in (k1, k2) and k1 != k2:
+        raise ShapeError(f"{name}: shapes {list(a.shape or ())} and {list(b.shape or ())} cannot be multiplied ({k1} != {k2})")
+
+
+def matmul_shape(a: TensorMeta, b: TensorMeta) -> tuple[int, ...] | None:
+    """torch.matmul's result shape: 1-D operands gain and lose a dim; batch dims broadcast."""
+    if a.shape is None or b.shape is None:
+        return None
+    if len(a.shape) == 0 or len(b.shape) == 0:
+        raise ShapeError("matmul: both arguments need at least 1 dimension")
+    sa = a.shape if len(a.shape) > 1 else (1, *a.shape)
+    sb = b.shape if len(b.shape) > 1 else (*b.shape, 1)
+    _check_inner("matmul", sa[-1], sb[-2], a, b)
+    batch = broadcast_shapes([sa[:-2], sb[:-2]])
+    assert batch is not None
+    rows = (sa[-2],) if len(a.shape) > 1 else ()
+    cols = (sb[-1],) if len(b.shape) > 1 else ()
+    return (*batch, *rows, *cols)
+
+
+@torch_op
+class AtenMmOp(TorchOp):
+    """Matrix product of two 2-D tensors (`torch.mm`)."""
+
+    name = "torch.aten.mm"
+    SCHEMA = "aten::mm(Tensor self, Tensor mat2) -> Tensor"
+    PY_NAMES = ("torch.mm", "Tensor.mm")
+    SAMPLES = (Sample(Tn((3, 4)), Tn((4, 5))), Sample(Tn((1, 8)), Tn((8, 1))),
+               Sample(Tn((2, 3), "int64"), Tn((3, 2), "int64")))  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    mat2 = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        a, b = args
+        dtype = _same_dtype("mm", a, b)
+        if a.shape is None or b.shape is None:
+            return [ValueTensorType((DYN, DYN), dtype)]
+        if len(a.shape) != 2 or len(b.shape) != 2:
+            raise ShapeError(f"mm: expected 2-D tensors, got {len(a.shape)}-D and {len(b.shape)}-D")
+        _check_inner("mm", a.shape[1], b.shape[0], a, b)
+        return [ValueTensorType((a.shape[0], b.shape[1]), dtype)]
+
+    @staticmethod
+    def eager(a: Any, b: Any) -> Any:
+        return a @ b
+
+
+@torch_op
+class AtenMatmulOp(TorchOp):
+    """Matrix product with torch's rank rules: dot, matrix-vector, batched (`torch.matmul`, `@`)."""
+
+    name = "torch.aten.matmul"
+    SCHEMA = "aten::matmul(Tensor self, Tensor other) -> Tensor"
+    PY_NAMES = ("torch.matmul", "Tensor.matmul", "operator.matmul", "np.matmul")
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((4, 5))), Sample(Tn((4,)), Tn((4,))), Sample(Tn((3, 4)), Tn((4,))),
+        Sample(Tn((4,)), Tn((4, 2))), Sample(Tn((2, 3, 4)), Tn((4, 5))),
+        Sample(Tn((2, 1, 3, 4)), Tn((5, 4, 2))),
+    )  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        a, b = args
+        return [ValueTensorType(matmul_shape(a, b), _same_dtype("matmul", a, b))]
+
+    @staticmethod
+    def eager(a: Any, b: Any) -> Any:
+        return np.matmul(a, b)
+
+
+@torch_op
+class AtenLinearOp(TorchOp):
+    """`input @ weight.T + bias` (`torch.nn.functional.linear`)."""
+
+    name = "torch.aten.linear"
+    SCHEMA = "aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor"
+    PY_NAMES = ("F.linear",)
+    SAMPLES = (Sample(Tn((3, 4)), Tn((5, 4)), Tn((5,))), Sample(Tn((2, 3, 4)), Tn((5, 4)), None),
+               Sample(Tn((4,)), Tn((2, 4)), Tn((2,))))  # fmt: skip
+    input = operand_def(ValueTensorType)
+    weight = operand_def(ValueTensorType)
+    bias = operand_def(ValueTensorType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, w, bias = args
+        metas = [x, w] + ([bias] if isinstance(bias, TensorMeta) else [])
+        dtype = _same_dtype("linear", *metas)
+        if x.shape is None or w.shape is None:
+            return [ValueTensorType(None, dtype)]
+        if len(w.shape) != 2 or len(x.shape) == 0:
+            raise ShapeError(f"linear: weight must be 2-D and input at least 1-D, got {list(w.shape)} and {list(x.shape)}")
+        _check_inner("linear", x.shape[-1], w.shape[1], x, w)
+        return [ValueTensorType((*x.shape[:-1], w.shape[0]), dtype)]
+
+    @staticmethod
+    def eager(x: Any, w: Any, bias: Any = None) -> Any:
+        out = np.matmul(x, w.T)
+        return out if bias is None else out + bias
+
+
+OPS = (AtenMmOp, AtenMatmulOp, AtenLinearOp)

@@ -1,0 +1,326 @@
+"""Constants, lists, tuples and structured control flow: `torch.constant.*` and `torch.prim.*`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, f64, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    ConstantLike,
+    HasParent,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.torch.op_base import ConstantLikeOp
+from dialects.torch.types import (
+    BoolType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    TupleType,
+    ValueTensorType,
+)
+
+# ---- constants ----
+
+
+@irdl_op_definition
+class ConstantIntOp(ConstantLikeOp):
+    """A Python int: `%int2 = torch.constant.int 2`."""
+
+    name = "torch.constant.int"
+    value = prop_def(IntegerAttr)
+    result = result_def(IntType)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: int) -> None:
+        super().__init__(properties={"value": IntegerAttr(value, i64)}, result_types=[IntType()])
+
+    def python_value(self) -> int:
+        return int(self.value.value.data)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.python_value()}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantIntOp:
+        return cls(parser.parse_integer(allow_boolean=False))
+
+
+@irdl_op_definition
+class ConstantFloatOp(ConstantLikeOp):
+    """A Python float: `%float2 = torch.constant.float 2.000000e+00`."""
+
+    name = "torch.constant.float"
+    value = prop_def(FloatAttr)
+    result = result_def(FloatType)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: float) -> None:
+        super().__init__(properties={"value": FloatAttr(value, f64)}, result_types=[FloatType()])
+
+    def python_value(self) -> float:
+        return float(self.value.value.data)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_float(self.python_value(), f64)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantFloatOp:
+        return cls(parser.parse_float())
+
+
+@irdl_op_definition
+class ConstantBoolOp(ConstantLikeOp):
+    """A Python bool: `%true = torch.constant.bool true`."""
+
+    name = "torch.constant.bool"
+    value = prop_def(IntegerAttr[IntegerType])
+    result = result_def(BoolType)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: bool) -> None:
+        attr = IntegerAttr(int(value), IntegerType(1))
+        super().__init__(properties={"value": attr}, result_types=[BoolType()])
+
+    def python_value(self) -> bool:
+        return bool(self.value.value.data)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" true" if self.python_value() else " false")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantBoolOp:
+        return cls(parser.parse_boolean())
+
+
+@irdl_op_definition
+class ConstantNoneOp(ConstantLikeOp):
+    """Python None: `%none = torch.constant.none`."""
+
+    name = "torch.constant.none"
+    result = result_def(NoneType)
+    traits = traits_def(Pure(), ConstantLike())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__(result_types=[NoneType()])
+
+    def python_value(self) -> None:
+        return None
+
+
+# ---- lists and tuples ----
+
+
+@irdl_op_definition
+class PrimListConstructOp(ConstantLikeOp):
+    """A list from its elements: `torch.prim.ListConstruct %a, %b : (!torch.int, !torch.int) -> !torch.list<int>`."""
+
+    name = "torch.prim.ListConstruct"
+    elements = var_operand_def()
+    result = result_def(ListType)
+    traits = traits_def(Pure())
+    assembly_format = "$elements attr-dict `:` functional-type($elements, $result)"
+
+    def __init__(self, elements: list[SSAValue], element_type: Attribute) -> None:
+        super().__init__(operands=[elements], result_types=[ListType(element_type)])
+
+    def python_value(self) -> Any:
+        """The list's Python value when every element is a constant, else Dynamic."""
+        from dialects.torch.op_base import arg_value
+
+        return [arg_value(e) for e in self.elements]
+
+    def verify_(self) -> None:
+        expected = self.result.type.element_type  # type: ignore[attr-defined]
+        for e in self.elements:
+            if isinstance(expected, ValueTensorType) and isinstance(e.type, ValueTensorType):
+                continue
+            if e.type != expected:
+                raise VerifyException(
+                    f"torch.prim.ListConstruct: element of type {e.type} in a list of {expected}"
+                )
+
+
+@irdl_op_definition
+class PrimTupleConstructOp(IRDLOperation):
+    """A tuple from its elements (several return values)."""
+
+    name = "torch.prim.TupleConstruct"
+    elements = var_operand_def()
+    result = result_def(TupleType)
+    traits = traits_def(Pure())
+    assembly_format = "$elements attr-dict `:` functional-type($elements, $result)"
+
+    def __init__(self, elements: list[SSAValue]) -> None:
+        super().__init__(operands=[elements], result_types=[TupleType([e.type for e in elements])])
+
+
+@irdl_op_definition
+class PrimTupleUnpackOp(IRDLOperation):
+    """The elements of a tuple."""
+
+    name = "torch.prim.TupleUnpack"
+    tuple_ = operand_def(TupleType)
+    results_ = var_result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$tuple_ attr-dict `:` type($tuple_) `->` type($results_)"
+
+    def __init__(self, value: SSAValue) -> None:
+        assert isinstance(value.type, TupleType)
+        super().__init__(operands=[value], result_types=[list(value.type.element_types.data)])
+
+
+# ---- structured control flow ----
+
+
+@irdl_op_definition
+class PrimIfOp(IRDLOperation):
+    """`if`/`else` with results, like TorchScript's prim::If.
+
+    ```mlir
+    %r = torch.prim.If %cond -> (!torch.vtensor<[?],f32>) {
+      torch.prim.If.yield %x : !torch.vtensor<[?],f32>
+    } else {
+      torch.prim.If.yield %y : !torch.vtensor<[?],f32>
+    }
+    ```
+    """
+
+    name = "torch.prim.If"
+    condition = operand_def(BoolType)
+    results_ = var_result_def()
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "$condition attr-dict `->` `(` type($results_) `)` $then_region `else` $else_region"
+    )
+
+    def verify_(self) -> None:
+        for region in (self.then_region, self.else_region):
+            last = region.block.last_op
+            if not isinstance(last, PrimIfYieldOp):
+                raise VerifyException("torch.prim.If: each region must end in torch.prim.If.yield")
+            got = [v.type for v in last.values]
+            if len(got) != len(self.results_):
+                raise VerifyException(
+                    f"torch.prim.If: a branch yields {len(got)} values but the op has "
+                    f"{len(self.results_)} results"
+                )
+
+
+@irdl_op_definition
+class PrimIfYieldOp(IRDLOperation):
+    """Ends a torch.prim.If branch with its values."""
+
+    name = "torch.prim.If.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PrimIfOp)))
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, values: list[SSAValue]) -> None:
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class PrimLoopOp(IRDLOperation):
+    """TorchScript's loop: at most `max_trip_count` iterations while the condition holds.
+
+    The body takes `(%iter: !torch.int, %carried...)` and ends in
+    `torch.prim.Loop.condition %continue, iter(%carried_next...)`.
+    ```mlir
+    %h = torch.prim.Loop %n, %true, init(%h0) {
+    ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,4],f32>):
+      ...
+      torch.prim.Loop.condition %true, iter(%h1 : !torch.vtensor<[?,4],f32>)
+    } : (!torch.int, !torch.bool, !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,4],f32>
+    ```
+    """
+
+    name = "torch.prim.Loop"
+    max_trip_count = operand_def(IntType)
+    initial_condition = operand_def(BoolType)
+    iter_args = var_operand_def()
+    results_ = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "$max_trip_count `,` $initial_condition `,` `init` `(` $iter_args `)` $body attr-dict "
+        "`:` functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        args = self.body.block.args
+        if len(args) != 1 + len(self.iter_args) or args[0].type != IntType():
+            raise VerifyException(
+                "torch.prim.Loop: the body takes the iteration number (!torch.int) and one "
+                "argument per carried value"
+            )
+        if not isinstance(self.body.block.last_op, PrimLoopConditionOp):
+            raise VerifyException("torch.prim.Loop: the body must end in torch.prim.Loop.condition")
+
+
+@irdl_op_definition
+class PrimLoopConditionOp(IRDLOperation):
+    """Ends a torch.prim.Loop body: whether to go on, and the next carried values."""
+
+    name = "torch.prim.Loop.condition"
+    should_continue = operand_def(BoolType)
+    iter_args = var_operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PrimLoopOp)))
+    assembly_format = (
+        "$should_continue `,` `iter` `(` ($iter_args^ `:` type($iter_args))? `)` attr-dict"
+    )
+
+    def __init__(self, should_continue: SSAValue, values: list[SSAValue]) -> None:
+        super().__init__(operands=[should_continue, values])
+
+
+def constant_op_for(value: Any) -> Operation:
+    """The torch.constant op holding a Python scalar or None."""
+    if value is None:
+        return ConstantNoneOp()
+    if isinstance(value, bool):
+        return ConstantBoolOp(value)
+    if isinstance(value, int):
+        return ConstantIntOp(value)
+    if isinstance(value, float):
+        return ConstantFloatOp(value)
+    raise TypeError(f"no torch constant for {type(value).__name__} {value!r}")
+
+
+OPS = (
+    ConstantIntOp,
+    ConstantFloatOp,
+    ConstantBoolOp,
+    ConstantNoneOp,
+    PrimListConstructOp,
+    PrimTupleConstructOp,
+    PrimTupleUnpackOp,
+    PrimIfOp,
+    PrimIfYieldOp,
+    PrimLoopOp,
+    PrimLoopConditionOp,
+)

@@ -1,0 +1,153 @@
+"""Builds the arith/math scalar bodies that elementwise and reduction ops declare as `payload`."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from dialects.torch.dtypes import is_float_attr
+
+_FLOAT_PREDICATES = {"gt": "ogt", "lt": "olt", "ge": "oge", "le": "ole", "eq": "oeq", "ne": "une"}
+_INT_PREDICATES = {"gt": "sgt", "lt": "slt", "ge": "sge", "le": "sle", "eq": "eq", "ne": "ne"}
+
+
+class ScalarBuilder:
+    """Appends scalar ops to a block, choosing float or integer arith ops from the operand type.
+
+    Payloads are written once against this builder and work for every dtype:
+    `b.add(x, b.mul(y, alpha))` becomes `arith.addf`/`arith.mulf` on f32 and `addi`/`muli`
+    on i64. Multiplying by a constant 1 or adding a constant 0 folds away.
+    """
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+
+    def _emit(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0]
+
+    # ---- constants and casts ----
+
+    def const(self, value: float | bool, like: SSAValue | Attribute) -> SSAValue:
+        """A constant of `like`'s type (or of the type `like` itself)."""
+        typ = like.type if isinstance(like, SSAValue) else like
+        if is_float_attr(typ):
+            return self._emit(arith.ConstantOp(FloatAttr(float(value), typ)))  # type: ignore[arg-type]
+        assert isinstance(typ, IntegerType | IndexType), f"no constant of type {typ}"
+        if isinstance(typ, IntegerType) and typ.width.data == 1:
+            value = int(bool(value))
+        return self._emit(arith.ConstantOp(IntegerAttr(int(value), typ)))
+
+    def cast(self, x: SSAValue, to: Attribute) -> SSAValue:
+        """Convert between float, signed integer and bool element types, folding constants."""
+        if x.type == to:
+            return x
+        folded = constant_value(x)
+        if folded is not None:
+            return self.const(folded, to)
+        return self._emit(_cast_op(x, to))
+
+    # ---- arithmetic ----
+
+    def add(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if constant_value(y) == 0:
+            return x
+        op = arith.AddfOp(x, y) if is_float_attr(x.type) else arith.AddiOp(x, y)
+        return self._emit(op)
+
+    def sub(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if constant_value(y) == 0:
+            return x
+        op = arith.SubfOp(x, y) if is_float_attr(x.type) else arith.SubiOp(x, y)
+        return self._emit(op)
+
+    def mul(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if constant_value(y) == 1:
+            return x
+        op = arith.MulfOp(x, y) if is_float_attr(x.type) else arith.MuliOp(x, y)
+        return self._emit(op)
+
+    def div(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        op = arith.DivfOp(x, y) if is_float_attr(x.type) else arith.DivSIOp(x, y)
+        return self._emit(op)
+
+    def neg(self, x: SSAValue) -> SSAValue:
+        if is_float_attr(x.type):
+            return self._emit(arith.NegfOp(x))
+        return self.sub(self.const(0, x), x)
+
+    def maximum(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """NaN-propagating max, like torch.maximum."""
+        op = arith.MaximumfOp(x, y) if is_float_attr(x.type) else arith.MaxSIOp(x, y)
+        return self._emit(op)
+
+    def minimum(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        op = arith.MinimumfOp(x, y) if is_float_attr(x.type) else arith.MinSIOp(x, y)
+        return self._emit(op)
+
+    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self._emit(arith.SelectOp(cond, x, y))
+
+    def cmp(self, predicate: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        """Compare with `gt`/`lt`/`ge`/`le`/`eq`/`ne`; float compares are ordered except `ne`."""
+        if is_float_attr(x.type):
+            return self._emit(arith.CmpfOp(x, y, _FLOAT_PREDICATES[predicate]))
+        return self._emit(arith.CmpiOp(x, y, _INT_PREDICATES[predicate]))
+
+    def is_nan(self, x: SSAValue) -> SSAValue:
+        return self._emit(arith.CmpfOp(x, x, "uno"))
+
+    # ---- transcendental (float only) ----
+
+    def exp(self, x: SSAValue) -> SSAValue:
+        return self._emit(math.ExpOp(x))
+
+    def tanh(self, x: SSAValue) -> SSAValue:
+        return self._emit(math.TanhOp(x))
+
+    def log(self, x: SSAValue) -> SSAValue:
+        return self._emit(math.LogOp(x))
+
+    def sqrt(self, x: SSAValue) -> SSAValue:
+        return self._emit(math.SqrtOp(x))
+
+
+def constant_value(value: SSAValue) -> float | int | None:
+    """The Python value of an `arith.constant` scalar, else None."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return None
+    attr = owner.value
+    if isinstance(attr, FloatAttr | IntegerAttr):
+        return attr.value.data  # type: ignore[union-attr]
+    return None
+
+
+def _cast_op(x: SSAValue, to: Attribute) -> Operation:
+    src = x.type
+    if is_float_attr(src) and is_float_attr(to):
+        wider = src.bitwidth < to.bitwidth  # type: ignore[union-attr]
+        return arith.ExtFOp(x, to) if wider else arith.TruncFOp(x, to)  # type: ignore[arg-type]
+    if isinstance(src, IntegerType) and is_float_attr(to):
+        if src.width.data == 1:
+            return arith.UIToFPOp(x, to)  # type: ignore[arg-type]
+        return arith.SIToFPOp(x, to)  # type: ignore[arg-type]
+    if is_float_attr(src) and isinstance(to, IntegerType):
+        if to.width.data == 1:
+            raise TypeError("float -> bool casts are built with cmp(ne, x, 0)")
+        return arith.FPToSIOp(x, to)
+    assert isinstance(src, IntegerType) and isinstance(to, IntegerType), f"cast {src} -> {to}"
+    if src.width.data < to.width.data:
+        return arith.ExtUIOp(x, to) if src.width.data == 1 else arith.ExtSIOp(x, to)
+    return arith.TruncIOp(x, to)
+
+
+def is_float_value(x: SSAValue) -> bool:
+    return isinstance(x.type, AnyFloat)

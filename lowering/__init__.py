@@ -1,0 +1,50 @@
+"""tsjit's passes and targets, registered lazily by name (for `xdsl-opt` and the stage pipeline)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+from xdsl.utils.target import Target
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name -> lazy class. Every project pass is listed here once."""
+
+    def torch_refine_types() -> type[ModulePass]:
+        from lowering.torch_refine_types import TorchRefineTypesPass
+
+        return TorchRefineTypesPass
+
+    def convert_torch_to_linalg() -> type[ModulePass]:
+        from lowering.torch_to_linalg import ConvertTorchToLinalgPass
+
+        return ConvertTorchToLinalgPass
+
+    def linalg_bufferize() -> type[ModulePass]:
+        from lowering.linalg_bufferize import LinalgBufferizePass
+
+        return LinalgBufferizePass
+
+    def linalg_to_parallel_loops() -> type[ModulePass]:
+        from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
+
+        return ConvertLinalgToParallelLoopsPass
+
+    return {
+        "torch-refine-types": torch_refine_types,
+        "convert-torch-to-linalg": convert_torch_to_linalg,
+        "linalg-bufferize": linalg_bufferize,
+        "convert-linalg-to-parallel-loops": linalg_to_parallel_loops,
+    }
+
+
+def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
+    """Target name -> lazy class: `xdsl-opt -t python` writes the numba source."""
+
+    def python() -> type[Target]:
+        from lowering.python_target import PythonTarget
+
+        return PythonTarget
+
+    return {"python": python}

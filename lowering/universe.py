@@ -1,0 +1,14 @@
+"""The xDSL plugin entry: makes `xdsl-opt` know the torch dialect, every tsjit pass and the python target."""
+
+from __future__ import annotations
+
+from xdsl.universe import Universe
+
+from dialects import get_all_dialects
+from lowering import get_all_passes, get_all_targets
+
+UNIVERSE = Universe(
+    all_dialects=get_all_dialects(),
+    all_passes=get_all_passes(),
+    all_targets=get_all_targets(),
+)
