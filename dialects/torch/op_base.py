@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
-from xdsl.dialects.builtin import NoneAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition
+from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.torch.dtypes import dtype_of_attr
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, kind_of_type
 from dialects.torch.schema import Schema, parse_schema
 from dialects.torch.types import DYN, ValueTensorType
@@ -73,6 +75,9 @@ def arg_value(value: SSAValue) -> Any:
     typ = value.type
     if isinstance(typ, ValueTensorType):
         return TensorMeta.of_type(typ)
+    if isinstance(typ, TensorType):  # already lowered: builtin tensor<?x4xf32>
+        shape = tuple(DYN if d == DYNAMIC_INDEX else d for d in typ.get_shape())
+        return TensorMeta(shape, dtype_of_attr(typ.element_type))
     if isinstance(value.owner, ConstantLikeOp):
         return value.owner.python_value()
     kind = kind_of_type(typ)
@@ -106,6 +111,7 @@ def torch_op(cls: OpT) -> OpT:
 class TorchOp(IRDLOperation):
     """An ATen op with value semantics. Subclasses declare the hooks below (DESIGN §4)."""
 
+    traits = traits_def(Pure())
     SCHEMA: ClassVar[str]  # "aten::tanh(Tensor self) -> Tensor"
     PY_NAMES: ClassVar[tuple[str, ...]] = ()  # "torch.tanh", "Tensor.tanh", "np.tanh", ...
     SAMPLES: ClassVar[tuple[Sample, ...]] = ()  # inputs for the generated numerics tests

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
-    AnyFloat,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -29,7 +28,7 @@ class ScalarBuilder:
     def __init__(self, block: Block) -> None:
         self.block = block
 
-    def _emit(self, op: Operation) -> SSAValue:
+    def emit(self, op: Operation) -> SSAValue:
         self.block.add_op(op)
         return op.results[0]
 
@@ -39,11 +38,11 @@ class ScalarBuilder:
         """A constant of `like`'s type (or of the type `like` itself)."""
         typ = like.type if isinstance(like, SSAValue) else like
         if is_float_attr(typ):
-            return self._emit(arith.ConstantOp(FloatAttr(float(value), typ)))  # type: ignore[arg-type]
+            return self.emit(arith.ConstantOp(FloatAttr(float(value), typ)))  # type: ignore[arg-type]
         assert isinstance(typ, IntegerType | IndexType), f"no constant of type {typ}"
         if isinstance(typ, IntegerType) and typ.width.data == 1:
             value = int(bool(value))
-        return self._emit(arith.ConstantOp(IntegerAttr(int(value), typ)))
+        return self.emit(arith.ConstantOp(IntegerAttr(int(value), typ)))
 
     def cast(self, x: SSAValue, to: Attribute) -> SSAValue:
         """Convert between float, signed integer and bool element types, folding constants."""
@@ -52,7 +51,9 @@ class ScalarBuilder:
         folded = constant_value(x)
         if folded is not None:
             return self.const(folded, to)
-        return self._emit(_cast_op(x, to))
+        if isinstance(to, IntegerType) and to.width.data == 1:  # bool(x) is x != 0
+            return self.cmp("ne", x, self.const(0, x))
+        return self.emit(_cast_op(x, to))
 
     # ---- arithmetic ----
 
@@ -60,63 +61,79 @@ class ScalarBuilder:
         if constant_value(y) == 0:
             return x
         op = arith.AddfOp(x, y) if is_float_attr(x.type) else arith.AddiOp(x, y)
-        return self._emit(op)
+        return self.emit(op)
 
     def sub(self, x: SSAValue, y: SSAValue) -> SSAValue:
         if constant_value(y) == 0:
             return x
         op = arith.SubfOp(x, y) if is_float_attr(x.type) else arith.SubiOp(x, y)
-        return self._emit(op)
+        return self.emit(op)
 
     def mul(self, x: SSAValue, y: SSAValue) -> SSAValue:
         if constant_value(y) == 1:
             return x
         op = arith.MulfOp(x, y) if is_float_attr(x.type) else arith.MuliOp(x, y)
-        return self._emit(op)
+        return self.emit(op)
 
     def div(self, x: SSAValue, y: SSAValue) -> SSAValue:
         op = arith.DivfOp(x, y) if is_float_attr(x.type) else arith.DivSIOp(x, y)
-        return self._emit(op)
+        return self.emit(op)
 
     def neg(self, x: SSAValue) -> SSAValue:
         if is_float_attr(x.type):
-            return self._emit(arith.NegfOp(x))
+            return self.emit(arith.NegfOp(x))
         return self.sub(self.const(0, x), x)
 
     def maximum(self, x: SSAValue, y: SSAValue) -> SSAValue:
         """NaN-propagating max, like torch.maximum."""
         op = arith.MaximumfOp(x, y) if is_float_attr(x.type) else arith.MaxSIOp(x, y)
-        return self._emit(op)
+        return self.emit(op)
 
     def minimum(self, x: SSAValue, y: SSAValue) -> SSAValue:
         op = arith.MinimumfOp(x, y) if is_float_attr(x.type) else arith.MinSIOp(x, y)
-        return self._emit(op)
+        return self.emit(op)
 
     def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
-        return self._emit(arith.SelectOp(cond, x, y))
+        return self.emit(arith.SelectOp(cond, x, y))
 
     def cmp(self, predicate: str, x: SSAValue, y: SSAValue) -> SSAValue:
         """Compare with `gt`/`lt`/`ge`/`le`/`eq`/`ne`; float compares are ordered except `ne`."""
         if is_float_attr(x.type):
-            return self._emit(arith.CmpfOp(x, y, _FLOAT_PREDICATES[predicate]))
-        return self._emit(arith.CmpiOp(x, y, _INT_PREDICATES[predicate]))
+            return self.emit(arith.CmpfOp(x, y, _FLOAT_PREDICATES[predicate]))
+        return self.emit(arith.CmpiOp(x, y, _INT_PREDICATES[predicate]))
 
     def is_nan(self, x: SSAValue) -> SSAValue:
-        return self._emit(arith.CmpfOp(x, x, "uno"))
+        return self.emit(arith.CmpfOp(x, x, "uno"))
+
+    def and_(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.emit(arith.AndIOp(x, y))
+
+    def or_(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.emit(arith.OrIOp(x, y))
+
+    def not_(self, x: SSAValue) -> SSAValue:
+        return self.emit(arith.XOrIOp(x, self.const(True, x)))
+
+    def index_cast(self, x: SSAValue, to: Attribute) -> SSAValue:
+        return self.emit(arith.IndexCastOp(x, to))
+
+    @staticmethod
+    def is_float(x: SSAValue) -> bool:
+        return is_float_attr(x.type)
 
     # ---- transcendental (float only) ----
 
     def exp(self, x: SSAValue) -> SSAValue:
-        return self._emit(math.ExpOp(x))
+        return self.emit(math.ExpOp(x))
 
     def tanh(self, x: SSAValue) -> SSAValue:
-        return self._emit(math.TanhOp(x))
+        return self.emit(math.TanhOp(x))
 
     def log(self, x: SSAValue) -> SSAValue:
-        return self._emit(math.LogOp(x))
+        return self.emit(math.LogOp(x))
 
     def sqrt(self, x: SSAValue) -> SSAValue:
-        return self._emit(math.SqrtOp(x))
+        return self.emit(math.SqrtOp(x))
 
 
 def constant_value(value: SSAValue) -> float | int | None:
@@ -140,14 +157,8 @@ def _cast_op(x: SSAValue, to: Attribute) -> Operation:
             return arith.UIToFPOp(x, to)  # type: ignore[arg-type]
         return arith.SIToFPOp(x, to)  # type: ignore[arg-type]
     if is_float_attr(src) and isinstance(to, IntegerType):
-        if to.width.data == 1:
-            raise TypeError("float -> bool casts are built with cmp(ne, x, 0)")
         return arith.FPToSIOp(x, to)
     assert isinstance(src, IntegerType) and isinstance(to, IntegerType), f"cast {src} -> {to}"
     if src.width.data < to.width.data:
         return arith.ExtUIOp(x, to) if src.width.data == 1 else arith.ExtSIOp(x, to)
     return arith.TruncIOp(x, to)
-
-
-def is_float_value(x: SSAValue) -> bool:
-    return isinstance(x.type, AnyFloat)

@@ -1,0 +1,94 @@
+"""Emits torch-dialect ops for the script and trace frontends: constants, lists, op calls."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from dialects.torch.dtypes import DType
+from dialects.torch.op_base import TorchOp
+from dialects.torch.ops.prim import PrimListConstructOp, constant_op_for
+from dialects.torch.types import (
+    BoolType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    TupleType,
+    ValueTensorType,
+)
+from frontend.binding import DEFAULT, bind
+
+Value = Any  # an SSAValue, or a Python constant not yet materialized (int, float, bool, None, list)
+
+
+def kind_of(value: Value) -> str:
+    """The binding kind of a value: "Tensor", "int", "float", "bool", "None", "list[int]", ..."""
+    if isinstance(value, SSAValue):
+        return kind_of_type(value.type)
+    if isinstance(value, DType):
+        return "DType"
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, list | tuple):
+        inner = {kind_of(v) for v in value}  # type: ignore[union-attr]
+        return f"list[{inner.pop() if len(inner) == 1 else 'int' if not inner else '?'}]"
+    return type(value).__name__
+
+
+def kind_of_type(t: Attribute) -> str:
+    if isinstance(t, ValueTensorType):
+        return "Tensor"
+    if isinstance(t, ListType):
+        return f"list[{kind_of_type(t.element_type)}]"
+    if isinstance(t, TupleType):
+        return "tuple"
+    names = {IntType(): "int", FloatType(): "float", BoolType(): "bool", NoneType(): "None"}
+    return names.get(t, str(t))
+
+
+class IRBuilder:
+    """Appends torch ops to a block; Python constants become `torch.constant.*` on use."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+
+    def insert(self, op: Operation) -> Operation:
+        self.block.add_op(op)
+        return op
+
+    def materialize(self, value: Value) -> SSAValue:
+        if isinstance(value, SSAValue):
+            return value
+        if isinstance(value, DEFAULT):
+            value = value.value
+        if isinstance(value, DType):
+            value = value.scalar_type
+        if isinstance(value, list | tuple):
+            return self.list_of([self.materialize(v) for v in value])  # type: ignore[union-attr]
+        return self.insert(constant_op_for(value)).results[0]
+
+    def list_of(self, elements: Sequence[SSAValue]) -> SSAValue:
+        element_type = elements[0].type if elements else IntType()
+        return self.insert(PrimListConstructOp(list(elements), element_type)).results[0]
+
+    def call(
+        self, candidates: Sequence[type[TorchOp]], args: Sequence[Value], kwargs: dict[str, Value]
+    ) -> list[SSAValue]:
+        """Bind to the first matching overload, materialize arguments, emit the op.
+
+        Raises BindError (a TypeError) or the shape rule's ShapeError/TypeError.
+        """
+        op_class, _, values = bind(candidates, args, kwargs, kind_of)
+        operands = [self.materialize(v) for v in values]
+        op = op_class.build(operands)
+        self.insert(op)
+        return list(op.results)

@@ -1,0 +1,157 @@
+"""`ScriptFunction`: a scripted function's graph, its IR at every stage, and compiled calls."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
+
+from lowering.pipeline import PipelineError, Stage, lower
+from lowering.signature import format_signature, parse_signature
+from frontend.runtime import Argument, describe, prepare, spec_of, to_array, to_caller_kind
+
+Signature = tuple[Attribute, ...]
+
+
+class CompiledCall:
+    """One specialization: the generated source and the numba dispatcher."""
+
+    def __init__(self, source: str, kernel: Callable[..., Any]) -> None:
+        self.source = source
+        self.kernel = kernel
+
+
+class ScriptFunction:
+    """A function captured as torch IR; compiled once per argument signature on call."""
+
+    def __init__(self, module: ModuleOp, name: str, python_fn: Callable[..., Any] | None = None) -> None:
+        self.module = module
+        self.name = name
+        self.python_fn = python_fn
+        entry = self._entry()
+        self.arguments = [
+            Argument(a.name_hint or f"arg{i}", a.type) for i, a in enumerate(entry.body.block.args)
+        ]
+        self._compiled: dict[Signature, CompiledCall] = {}
+        self._checked_shapes: set[tuple[Any, ...]] = set()
+        self._last_signature: Signature | None = None
+        self._lock = threading.Lock()
+
+    def _entry(self) -> func.FuncOp:
+        for op in self.module.ops:
+            if isinstance(op, func.FuncOp) and op.sym_name.data == self.name:
+                return op
+        raise ValueError(f"no function @{self.name} in the module")
+
+    # ---- inspection ----
+
+    @property
+    def graph(self) -> str:
+        """The captured torch-dialect IR (stage `torch`), like TorchScript's `.graph`."""
+        return str(self.module)
+
+    def default_signature(self) -> Signature:
+        """The last called signature, else float32 rank-1 tensors of unknown size."""
+        if self._last_signature is not None:
+            return self._last_signature
+        text = ",".join("f32[?]" if _is_tensor(a.type) else format_signature([a.type])
+                        for a in self.arguments)  # fmt: skip
+        return tuple(parse_signature(text))
+
+    def ir(self, stage: Stage | str = Stage.TORCH, signature: str | None = None) -> str:
+        """The program at `stage` (torch, torch-opt, linalg, memref, loops, python)."""
+        target = Stage.parse(stage)
+        sig = self._signature_text(signature)
+        if target == Stage.TORCH:
+            return self.graph
+        if target == Stage.PYTHON:
+            return self._python_source(sig)
+        return str(lower(self.module, target, sig))
+
+    @property
+    def code(self) -> str:
+        """The generated Python (numba) source for the current signature."""
+        return self.ir(Stage.PYTHON)
+
+    def _signature_text(self, signature: str | None) -> str:
+        return signature if signature is not None else format_signature(list(self.default_signature()))
+
+    def _python_source(self, signature: str) -> str:
+        from lowering.python_target import emit_python
+
+        return emit_python(lower(self.module, Stage.LOOPS, signature))
+
+    # ---- calls ----
+
+    def __call__(self, *args: Any) -> Any:
+        if len(args) != len(self.arguments):
+            raise TypeError(
+                f"{self.name}() takes {len(self.arguments)} argument"
+                f"{'s' if len(self.arguments) != 1 else ''} but {len(args)} were given"
+            )
+        converted = [to_array(a) for a in args]
+        values = [v for v, _ in converted]
+        as_torch = any(t for _, t in converted)
+        signature = tuple(spec_of(self.name, a, v) for a, v in zip(self.arguments, values))
+        compiled = self._compiled.get(signature) or self._compile(signature)
+        self._check_shapes(signature, values)
+        result = compiled.kernel(*[prepare(v) for v in values])
+        return to_caller_kind(result, as_torch)
+
+    def _compile(self, signature: Signature) -> CompiledCall:
+        from lowering.jit import compile_function
+
+        with self._lock:
+            if signature in self._compiled:
+                return self._compiled[signature]
+            text = format_signature(list(signature))
+            try:
+                source = self._python_source(text)
+            except PipelineError as err:
+                raise TypeError(
+                    f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
+                    f"{_first_line(err)}"
+                ) from err
+            compiled = CompiledCall(source, compile_function(source, self.name))
+            self._compiled[signature] = compiled
+            self._last_signature = signature
+            return compiled
+
+    def _check_shapes(self, signature: Signature, values: list[Any]) -> None:
+        """Dims written `?` must still agree at run time (e.g. both sides of a broadcast).
+
+        Each distinct set of concrete shapes is checked once, through the shape rules.
+        """
+        shapes = tuple(getattr(v, "shape", None) for v in values)
+        if shapes in self._checked_shapes:
+            return
+        exact = ",".join(
+            format_signature([s]).split("[")[0] + "[" + ",".join(map(str, v.shape)) + "]"
+            if _is_tensor(s) else format_signature([s])
+            for s, v in zip(signature, values)
+        )  # fmt: skip
+        try:
+            lower(self.module, Stage.TORCH_OPT, exact)
+        except PipelineError as err:
+            raise ValueError(
+                f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
+            ) from None
+        self._checked_shapes.add(shapes)
+
+    def __repr__(self) -> str:
+        return f"<tsjit.ScriptFunction {self.name}>"
+
+
+def _is_tensor(t: Attribute) -> bool:
+    from dialects.torch.types import ValueTensorType
+
+    return isinstance(t, ValueTensorType)
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).splitlines()[0]
+    return text.removeprefix("pass 'torch-refine-types' failed: ").removeprefix("torch-refine-types: ")

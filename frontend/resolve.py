@@ -1,0 +1,68 @@
+"""Finds the op a Python object stands for, by identity (DESIGN §5): `torch.tanh`, `np.tanh`,
+`frontend.torch.tanh` and `F.relu` all resolve through the spellings each op declares."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from functools import cache
+from typing import Any
+
+
+from dialects.torch.op_base import TorchOp
+from dialects.torch.registry import BY_PY_NAME
+
+# Spelling prefix -> modules whose attribute of that name is the same function.
+_PREFIX_MODULES = {
+    "torch": ("frontend.torch", "torch"),
+    "F": ("frontend.torch.nn.functional", "torch.nn.functional"),
+    "np": ("numpy",),
+    "operator": ("operator",),
+}
+
+
+def _module(name: str) -> Any:
+    """Real PyTorch is only consulted if the user already imported it."""
+    if name == "torch" or name.startswith("torch."):
+        return sys.modules.get(name)
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+@cache
+def _table(torch_loaded: bool) -> dict[int, str]:
+    table: dict[int, str] = {}
+    for spelling in BY_PY_NAME:
+        prefix, _, attr = spelling.partition(".")
+        for module_name in _PREFIX_MODULES.get(prefix, ()):
+            module = _module(module_name)
+            obj = getattr(module, attr, None) if module is not None else None
+            if obj is not None and callable(obj):
+                table.setdefault(id(obj), spelling)
+    return table
+
+
+def spelling_of(obj: Any) -> str | None:
+    """`torch.tanh` for the object `np.tanh`'s op spelling..., or None if it is not an op."""
+    return _table("torch" in sys.modules and "torch.nn.functional" in sys.modules).get(id(obj))
+
+
+def ops_for_object(obj: Any) -> tuple[type[TorchOp], ...]:
+    spelling = spelling_of(obj)
+    if spelling is None:
+        return ()
+    return BY_PY_NAME.get(spelling, ())
+
+
+def ops_for_method(name: str) -> tuple[type[TorchOp], ...]:
+    """Overloads of the tensor method `x.<name>(...)`."""
+    return BY_PY_NAME.get(f"Tensor.{name}", ())
+
+
+def ops_for_operator(name: str) -> tuple[type[TorchOp], ...]:
+    """Overloads of a Python operator (`add`, `mul`, `matmul`, `gt`, `neg`, ...)."""
+    return BY_PY_NAME.get(f"operator.{name}", ())
+
+

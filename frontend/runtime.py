@@ -1,0 +1,99 @@
+"""Call-time argument handling: signatures of actual arguments, checks, numpy/torch conversion."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute
+
+from dialects.torch.dtypes import dtype_of_numpy
+from dialects.torch.types import DYN, BoolType, FloatType, IntType, ValueTensorType
+from lowering.signature import format_signature
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A declared argument of a compiled function: its name and captured type."""
+
+    name: str
+    type: Attribute
+
+
+def _torch_tensor_type() -> Any:
+    torch = sys.modules.get("torch")
+    return None if torch is None else torch.Tensor
+
+
+def to_array(value: Any) -> tuple[Any, bool]:
+    """(numpy view, came_from_torch) for a tensor argument; non-tensors pass through."""
+    tensor_type = _torch_tensor_type()
+    if tensor_type is not None and isinstance(value, tensor_type):
+        return value.detach().numpy(), True
+    return value, False
+
+
+def spec_of(fn_name: str, arg: Argument, value: Any) -> Attribute:
+    """The signature entry of one actual argument; TypeError naming the argument if it is wrong.
+
+    Tensors keep their rank and dtype; every dim is `?` except size-1 dims (they broadcast).
+    """
+    if isinstance(arg.type, ValueTensorType):
+        return _tensor_spec(fn_name, arg, value)
+    expected = {IntType(): (int,), FloatType(): (float, int), BoolType(): (bool,)}[arg.type]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool) and arg.type != BoolType() or not isinstance(value, expected):
+        raise TypeError(
+            f"{fn_name}(): argument '{arg.name}' must be {_scalar_name(arg.type)}, "
+            f"not {type(value).__name__}"
+        )
+    return arg.type
+
+
+def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
+    if not isinstance(value, np.ndarray):
+        raise TypeError(
+            f"{fn_name}(): argument '{arg.name}' must be a tensor (numpy array or torch tensor), "
+            f"not {type(value).__name__}"
+        )
+    try:
+        dtype = dtype_of_numpy(value.dtype)
+    except TypeError as err:
+        raise TypeError(f"{fn_name}(): argument '{arg.name}': {err}") from None
+    declared: ValueTensorType = arg.type  # type: ignore[assignment]
+    if declared.rank is not None and declared.rank != value.ndim:
+        raise TypeError(
+            f"{fn_name}(): argument '{arg.name}' must have rank {declared.rank}, got shape "
+            f"{list(value.shape)}"
+        )
+    return ValueTensorType([1 if d == 1 else DYN for d in value.shape], dtype)
+
+
+def _scalar_name(t: Attribute) -> str:
+    return {IntType(): "int", FloatType(): "float", BoolType(): "bool"}.get(t, str(t))
+
+
+def describe(args: list[Argument], specs: list[Attribute]) -> str:
+    return ", ".join(f"{a.name}: {format_signature([s])}" for a, s in zip(args, specs))
+
+
+def prepare(value: Any) -> Any:
+    """What the compiled code receives: C-contiguous arrays, plain Python scalars."""
+    if isinstance(value, np.ndarray):
+        return np.ascontiguousarray(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def to_caller_kind(result: Any, as_torch: bool) -> Any:
+    if isinstance(result, tuple):
+        return tuple(to_caller_kind(r, as_torch) for r in result)
+    if as_torch and isinstance(result, np.ndarray):
+        import torch
+
+        return torch.from_numpy(result)
+    return result

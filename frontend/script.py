@@ -1,0 +1,351 @@
+"""Scripting: compiles a Python function's source (`ast`) into a torch-dialect `func.func`."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import operator
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from dialects.torch.meta import ShapeError
+from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
+from frontend.binding import BindError
+from frontend.builder import IRBuilder, Value, kind_of
+from frontend.errors import ScriptError, SourceFile
+from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
+
+UNKNOWN_TENSOR = ValueTensorType(None, None)
+
+_BINOPS: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Add: ("add", operator.add),
+    ast.Sub: ("sub", operator.sub),
+    ast.Mult: ("mul", operator.mul),
+    ast.Div: ("truediv", operator.truediv),
+    ast.MatMult: ("matmul", operator.matmul),
+}
+_COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
+    # op -> (name, name with operands swapped, python function)
+    ast.Gt: ("gt", "lt", operator.gt),
+    ast.Lt: ("lt", "gt", operator.lt),
+    ast.GtE: ("ge", "le", operator.ge),
+    ast.LtE: ("le", "ge", operator.le),
+    ast.Eq: ("eq", "eq", operator.eq),
+    ast.NotEq: ("ne", "ne", operator.ne),
+}
+_ANNOTATIONS: dict[str, Attribute] = {
+    "Tensor": UNKNOWN_TENSOR, "int": IntType(), "float": FloatType(), "bool": BoolType(),
+}  # fmt: skip
+
+
+class PyObject:
+    """A Python object named in the function (a module, a function), not an IR value."""
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+
+def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
+    """The function's `ast` and its source file; ScriptError if the source is unavailable."""
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+        filename = inspect.getsourcefile(fn) or "<unknown>"
+    except (OSError, TypeError) as err:
+        raise ScriptError(
+            f"cannot script {getattr(fn, '__qualname__', fn)!r}: its source is not available",
+            hint="define the function in a .py file (not in `python -c` or an interactive prompt)",
+        ) from err
+    raw = "".join(lines)
+    dedented = textwrap.dedent(raw)
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    tree = ast.parse(dedented)
+    node = tree.body[0]
+    if not isinstance(node, ast.FunctionDef):
+        raise ScriptError(f"cannot script {fn!r}: expected a function definition")
+    return node, SourceFile(filename, dedented.splitlines(), first_line, indent)
+
+
+class FunctionScripter:
+    """Walks one function's `ast`, keeping an environment of variable -> Value."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.node, self.source = load_source(fn)
+        self.globals: dict[str, Any] = dict(getattr(fn, "__globals__", {}))
+        closure = inspect.getclosurevars(fn) if inspect.isfunction(fn) else None
+        if closure is not None:
+            self.globals.update(closure.nonlocals)
+        self.env: dict[str, Value] = {}
+        self.results: list[SSAValue] | None = None
+
+    # ---- errors ----
+
+    def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError:
+        return ScriptError(message, self.source.location(node), hint)
+
+    # ---- the function ----
+
+    def build(self) -> func.FuncOp:
+        arg_types = self.argument_types()
+        block = Block(arg_types=arg_types)
+        for arg, node in zip(block.args, self.node.args.args):
+            arg.name_hint = node.arg
+            self.env[node.arg] = arg
+        self.builder = IRBuilder(block)
+        self.statements(self.node.body)
+        if self.results is None:
+            raise self.error(self.node, f"{self.node.name}() must end with a `return` of its result")
+        block.add_op(func.ReturnOp(*self.results))
+        function_type = FunctionType.from_lists(arg_types, [r.type for r in self.results])
+        return func.FuncOp(self.node.name, function_type, Region(block))
+
+    def argument_types(self) -> list[Attribute]:
+        args = self.node.args
+        for extra, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
+            if extra is not None:
+                raise self.error(extra, f"{what} is not supported in scripted functions",
+                                 "list every argument explicitly")  # fmt: skip
+        if args.kwonlyargs or args.posonlyargs:
+            node = (args.kwonlyargs or args.posonlyargs)[0]
+            raise self.error(node, "keyword-only and positional-only arguments are not supported",
+                             "use plain positional arguments")  # fmt: skip
+        return [self.annotation_type(a) for a in args.args]
+
+    def annotation_type(self, arg: ast.arg) -> Attribute:
+        if arg.annotation is None:
+            return UNKNOWN_TENSOR
+        name = ast.unparse(arg.annotation).removeprefix("torch.")
+        if name not in _ANNOTATIONS:
+            raise self.error(arg.annotation, f"unsupported type annotation `{name}`",
+                             "use Tensor, int, float or bool")  # fmt: skip
+        return _ANNOTATIONS[name]
+
+    # ---- statements ----
+
+    def statements(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if self.results is not None:
+                raise self.error(stmt, "unreachable code after `return`", "remove it")
+            method = getattr(self, f"stmt_{type(stmt).__name__}", None)
+            if method is None:
+                raise self.error(stmt, f"`{type(stmt).__name__}` statements are not supported "
+                                 "in scripted functions", _STATEMENT_HINTS.get(type(stmt), ""))  # fmt: skip
+            method(stmt)
+
+    def stmt_Expr(self, node: ast.Expr) -> None:  # noqa: N802
+        if isinstance(node.value, ast.Constant):  # docstring
+            return
+        self.expr(node.value)
+
+    def stmt_Pass(self, node: ast.Pass) -> None:  # noqa: N802
+        return
+
+    def stmt_Assign(self, node: ast.Assign) -> None:  # noqa: N802
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:  # noqa: N802
+        if node.value is None:
+            raise self.error(node, "a declaration without a value is not supported")
+        self.assign(node.target, self.expr(node.value))
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:  # noqa: N802
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "augmented assignment to this target is not supported",
+                             "assign to a plain variable: `x = x + y`")  # fmt: skip
+        current = self.lookup(node.target)
+        self.assign(node.target, self.binop(node, node.op, current, self.expr(node.value)))
+
+    def stmt_Return(self, node: ast.Return) -> None:  # noqa: N802
+        if node.value is None:
+            raise self.error(node, "a scripted function must return a value")
+        value = self.expr(node.value)
+        values = list(value) if isinstance(value, tuple) else [value]
+        self.results = [self.builder.materialize(v) for v in values]
+
+    def assign(self, target: ast.expr, value: Value) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(value, SSAValue) and value.name_hint is None:
+                value.name_hint = target.id
+            self.env[target.id] = value
+            return
+        if isinstance(target, ast.Tuple) and isinstance(value, tuple):
+            if len(target.elts) != len(value):
+                raise self.error(target, f"cannot unpack {len(value)} values into {len(target.elts)}")
+            for t, v in zip(target.elts, value):
+                self.assign(t, v)
+            return
+        raise self.error(target, f"assignment to `{ast.unparse(target)}` is not supported",
+                         "assign to a variable name or a tuple of names")  # fmt: skip
+
+    # ---- expressions ----
+
+    def expr(self, node: ast.expr) -> Value:
+        method = getattr(self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            raise self.error(node, f"`{type(node).__name__}` expressions are not supported in "
+                             "scripted functions", _EXPRESSION_HINTS.get(type(node), ""))  # fmt: skip
+        return method(node)
+
+    def expr_Constant(self, node: ast.Constant) -> Value:  # noqa: N802
+        if node.value is None or isinstance(node.value, bool | int | float):
+            return node.value
+        raise self.error(node, f"constant {node.value!r} of type {type(node.value).__name__} "
+                         "is not supported", "use int, float, bool or None")  # fmt: skip
+
+    def expr_Name(self, node: ast.Name) -> Value:  # noqa: N802
+        return self.lookup(node)
+
+    def lookup(self, node: ast.Name) -> Value:
+        if node.id in self.env:
+            return self.env[node.id]
+        if node.id in self.globals:
+            return self.python_value(node, self.globals[node.id])
+        if hasattr(builtins, node.id):
+            return PyObject(getattr(builtins, node.id))
+        raise self.error(node, f"undefined name `{node.id}`")
+
+    def python_value(self, node: ast.AST, obj: Any) -> Value:
+        """Numbers named from outside the function are constants; anything else a PyObject."""
+        if isinstance(obj, bool | int | float) or obj is None:
+            return obj
+        return PyObject(obj)
+
+    def expr_Tuple(self, node: ast.Tuple) -> Value:  # noqa: N802
+        return tuple(self.expr(e) for e in node.elts)
+
+    def expr_List(self, node: ast.List) -> Value:  # noqa: N802
+        return [self.expr(e) for e in node.elts]
+
+    def expr_Attribute(self, node: ast.Attribute) -> Value:  # noqa: N802
+        base = self.expr(node.value)
+        if isinstance(base, PyObject):
+            if not hasattr(base.obj, node.attr):
+                raise self.error(node, f"`{ast.unparse(node.value)}` has no attribute `{node.attr}`")
+            return self.python_value(node, getattr(base.obj, node.attr))
+        raise self.error(node, f"attribute `{node.attr}` of a {kind_of(base)} is not supported")
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:  # noqa: N802
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if not isinstance(node.op, ast.USub):
+            raise self.error(node, f"operator `{ast.unparse(node)}` is not supported")
+        if isinstance(operand, int | float) and not isinstance(operand, bool):
+            return -operand
+        return self.emit(node, ops_for_operator("neg"), [operand], {})[0]
+
+    def expr_BinOp(self, node: ast.BinOp) -> Value:  # noqa: N802
+        return self.binop(node, node.op, self.expr(node.left), self.expr(node.right))
+
+    def binop(self, node: ast.AST, op: ast.operator, lhs: Value, rhs: Value) -> Value:
+        if type(op) not in _BINOPS:
+            raise self.error(node, f"operator `{type(op).__name__}` is not supported")
+        name, python_fn = _BINOPS[type(op)]
+        if _is_constant(lhs) and _is_constant(rhs):
+            return python_fn(lhs, rhs)
+        if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":
+            return self.reflected_binop(node, name, lhs, rhs)
+        return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def reflected_binop(self, node: ast.AST, name: str, scalar: Value, tensor: Value) -> Value:
+        """`2 * x`, `2 - x`, `2 / x` with the tensor on the right."""
+        if name in ("add", "mul"):
+            return self.emit(node, ops_for_operator(name), [tensor, scalar], {})[0]
+        if name == "sub":
+            return self.emit(node, ops_for_method("__rsub__"), [tensor, scalar], {})[0]
+        if name == "truediv":
+            inverse = self.emit(node, ops_for_method("reciprocal"), [tensor], {})[0]
+            return self.emit(node, ops_for_operator("mul"), [inverse, scalar], {})[0]
+        raise self.error(node, f"`{name}` of a {kind_of(scalar)} and a tensor is not supported")
+
+    def expr_Compare(self, node: ast.Compare) -> Value:  # noqa: N802
+        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARES:
+            raise self.error(node, "only single comparisons (`a < b`) are supported",
+                             "split chained comparisons: `a < b and b < c`")  # fmt: skip
+        name, swapped, python_fn = _COMPARES[type(node.ops[0])]
+        lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
+        if _is_constant(lhs) and _is_constant(rhs):
+            return python_fn(lhs, rhs)
+        if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":
+            name, lhs, rhs = swapped, rhs, lhs
+        return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
+        args = [self.expr(a) for a in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
+        if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.error(node, "`*args`/`**kwargs` in calls are not supported")
+        if isinstance(node.func, ast.Attribute):
+            receiver = self.expr(node.func.value)
+            if not isinstance(receiver, PyObject):
+                return self.method_call(node, receiver, node.func.attr, args, kwargs)
+        callee = self.expr(node.func)
+        if not isinstance(callee, PyObject):
+            raise self.error(node.func, f"a {kind_of(callee)} is not callable")
+        return self.function_call(node, callee.obj, args, kwargs)
+
+    def method_call(
+        self, node: ast.Call, receiver: Value, name: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        candidates = ops_for_method(name)
+        if not candidates:
+            raise self.error(node.func, f"unknown method `{name}` of a {kind_of(receiver)}",
+                             "see the README's op table for the supported tensor methods")  # fmt: skip
+        return self.result(self.emit(node, candidates, [receiver, *args], kwargs))
+
+    def function_call(
+        self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        candidates = ops_for_object(obj)
+        if not candidates:
+            name = getattr(obj, "__qualname__", repr(obj))
+            raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})",
+                             "only registered torch ops (see the README's op table) can be "
+                             "called from scripted code")  # fmt: skip
+        return self.result(self.emit(node, candidates, args, kwargs))
+
+    @staticmethod
+    def result(results: list[SSAValue]) -> Value:
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def emit(
+        self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> list[SSAValue]:
+        try:
+            return self.builder.call(candidates, args, kwargs)
+        except BindError as err:
+            names = sorted({c.name for c in candidates})
+            raise self.error(node, f"wrong arguments for {' / '.join(names)}: {err}") from None
+        except (ShapeError, TypeError) as err:
+            raise self.error(node, str(err)) from None
+
+
+def _is_constant(value: Value) -> bool:
+    return isinstance(value, int | float) or value is None
+
+
+_STATEMENT_HINTS: dict[type[ast.stmt], str] = {
+    ast.Try: "try/except is not supported; move error handling outside the scripted function",
+    ast.FunctionDef: "nested functions are not supported; define it at module level",
+    ast.Global: "`global` is not supported; pass the value as an argument",
+    ast.Nonlocal: "`nonlocal` is not supported; pass the value as an argument",
+    ast.Import: "import at module level, outside the scripted function",
+    ast.ImportFrom: "import at module level, outside the scripted function",
+    ast.With: "`with` blocks are not supported",
+    ast.Delete: "`del` is not supported",
+}
+_EXPRESSION_HINTS: dict[type[ast.expr], str] = {
+    ast.Lambda: "lambdas are not supported; define a function at module level",
+    ast.ListComp: "write the loop out explicitly",
+    ast.DictComp: "write the loop out explicitly",
+    ast.GeneratorExp: "write the loop out explicitly",
+    ast.JoinedStr: "strings are not supported in compiled code",
+}

@@ -1,0 +1,99 @@
+"""Loads generated Python source as a real module through an on-disk cache (never `exec`).
+
+numba's `cache=True` works only for functions defined in real files (numba#3501), and real
+files give readable tracebacks. So each source is written to
+`<cache_dir()>/tsjit_<sha256[:24]>.py` and imported from there with importlib; numba keeps
+its compiled code next to it in `__pycache__`. An entry is written atomically (a temporary
+file in the same folder, then `os.replace`), so processes that write the same entry at once
+all leave a complete file behind. An entry whose bytes differ from the source (corrupt,
+truncated) is rewritten, never imported. Modules are memoized in-process by source hash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+_MODULES: dict[str, ModuleType] = {}
+_LOCK = threading.Lock()
+
+
+def cache_dir() -> Path:
+    """`$TSJIT_CACHE_DIR`, else `$XDG_CACHE_HOME/tsjit`, else `~/.cache/tsjit`."""
+    if explicit := os.environ.get("TSJIT_CACHE_DIR"):
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "tsjit"
+
+
+def source_hash(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()
+
+
+def entry_path(source: str) -> Path:
+    """Where `source` lives in the cache: `tsjit_<sha256[:24]>.py`."""
+    return cache_dir() / f"tsjit_{source_hash(source)[:24]}.py"
+
+
+def write_entry(path: Path, source: str) -> bool:
+    """Makes `path` hold exactly `source`; returns whether it had to (re)write the file."""
+    data = source.encode()
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == data:
+            return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)  # atomic: readers see the old file or the whole new one
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    return True
+
+
+def import_entry(path: Path) -> ModuleType:
+    """Imports the file at `path` under its own unique module name (its stem)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[path.stem]
+        raise
+    return module
+
+
+def load_module(source: str) -> ModuleType:
+    """The module that `source` defines, written to the cache and imported once per process."""
+    key = source_hash(source)
+    with _LOCK:
+        if key not in _MODULES:
+            path = entry_path(source)
+            write_entry(path, source)
+            _MODULES[key] = import_entry(path)
+        return _MODULES[key]
+
+
+def compile_function(source: str, name: str) -> Callable[..., Any]:
+    """The function `name` of `source`: a numba dispatcher, compiled on its first call."""
+    module = load_module(source)
+    function = getattr(module, name, None)
+    if function is None:
+        raise KeyError(f"generated source {module.__file__} defines no function '{name}'")
+    return function

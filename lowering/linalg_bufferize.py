@@ -1,0 +1,279 @@
+"""Converts linalg / tensor / scf on builtin tensors to the same ops on memref buffers.
+
+xDSL has no bufferization (issue #6139), so this is ours. It keeps one invariant, which makes
+it simple and correct: *every tensor value's buffer is written once, when it is created, and
+never again.* A linalg op may therefore write in place into the buffer of its init (out)
+operand only if that buffer is fresh: made for it by `tensor.empty` (or by a chain of linalg
+ops, such as `linalg.fill`, that wrote in place into a fresh `tensor.empty`), in the same
+block, and read by nobody else (`tensor.dim` uses do not count: sizes never change).
+Otherwise the init is first copied into a new buffer.
+
+The pass runs in three steps:
+1. `CopyUnsafeInits` (on tensors): an init that is not fresh is replaced by
+   `bufferization.alloc_tensor() copy(%init)`, so from here on every init may be overwritten.
+2. `ConvertTensorType`: `tensor<?x4xf32>` -> `memref<?x4xf32>` on every result, block argument
+   and attribute (function signatures, `func.call`, scf results, iter_args and yields).
+3. One pattern per op: `tensor.empty` -> `memref.alloc`, `alloc_tensor copy` -> `memref.alloc`
+   + `memref.copy`, `tensor.dim` -> `memref.dim`, `tensor.extract` -> `memref.load`, and every
+   linalg op with tensor results -> the same op on memrefs, its results replaced by its inits.
+
+**Expects:** the `linalg` stage: `func.func`s on ranked builtin `tensor<>` types (static or
+dynamic dims, 0-d allowed) holding arith / math ops, `tensor.empty`, `tensor.dim`,
+`tensor.extract`, linalg ops on tensors (generic, fill, named ops, transpose, broadcast,
+reduce), `func.call` / `func.return`, and `scf.if` / `scf.for` / `scf.while` that carry tensors.
+
+**Produces:** the `memref` stage: only func, arith, math, scf, memref (alloc, dim, load, copy)
+and linalg ops on memrefs (no results). No tensor type remains anywhere. Any other op that
+touches a tensor is rejected with a `PassFailedException` naming the op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, bufferization, func, memref, scf, tensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    TypeConversionPattern,
+    attr_type_rewrite_pattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.utils.exceptions import PassFailedException
+
+PASS_NAME = "linalg-bufferize"
+
+LinalgOnTensors = LinalgStructuredOperation | BroadcastOp | ReduceOp
+"""The linalg ops that take init (out) operands and return the updated inits as tensors."""
+
+PASS_THROUGH_OPS: tuple[type[Operation], ...] = (
+    func.FuncOp,
+    func.CallOp,
+    func.ReturnOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.WhileOp,
+    scf.YieldOp,
+    scf.ConditionOp,
+)
+"""Ops that only pass whole tensors around: they keep their structure, only types change."""
+
+CONVERTED_OPS: tuple[type[Operation], ...] = (
+    tensor.EmptyOp,
+    tensor.DimOp,
+    tensor.ExtractOp,
+    bufferization.AllocTensorOp,
+    LinalgStructuredOperation,
+    BroadcastOp,
+    ReduceOp,
+)
+"""Ops that this pass rewrites to memref ops."""
+
+
+# ---- legality ----
+
+
+def has_tensor_type(op: Operation) -> bool:
+    """True if a result, operand or block argument of `op` is a tensor."""
+    values = (*op.results, *op.operands, *(a for r in op.regions for b in r.blocks for a in b.args))
+    return any(isinstance(v.type, TensorType) for v in values)
+
+
+def check_supported(module: ModuleOp) -> None:
+    """Reject, before changing anything, any op that touches tensors and is not handled here."""
+    for op in module.walk():
+        if isinstance(op, (*CONVERTED_OPS, *PASS_THROUGH_OPS)) or not has_tensor_type(op):
+            continue
+        raise PassFailedException(
+            f"{PASS_NAME}: cannot bufferize '{op.name}': it is not one of the supported "
+            "tensor ops (tensor.empty/dim/extract, linalg on tensors, func, scf.if/for/while)"
+        )
+
+
+def check_no_tensors(module: ModuleOp) -> None:
+    """The memref-stage contract: no tensor type and no tensor/bufferization op remains."""
+    for op in module.walk():
+        if has_tensor_type(op) or op.dialect_name() in ("tensor", "bufferization"):
+            raise PassFailedException(
+                f"{PASS_NAME}: '{op.name}' still holds tensors after bufferization "
+                "(memref-stage contract: no tensor types remain)"
+            )
+
+
+# ---- step 1: make every linalg init safe to overwrite ----
+
+
+def is_fresh(value: SSAValue, user: Operation) -> bool:
+    """True if `user` may overwrite the buffer of `value` (see the module docstring)."""
+    if not isinstance(value, OpResult) or value.op.parent_block() is not user.parent_block():
+        return False
+    owner = value.op
+    readers = [use for use in value.uses if not isinstance(use.operation, tensor.DimOp)]
+    if len(readers) != 1:
+        return False
+    if isinstance(owner, tensor.EmptyOp | bufferization.AllocTensorOp):
+        return True
+    if isinstance(owner, LinalgOnTensors):
+        init = owner.operands[len(owner.operands) - len(owner.results) + value.index]
+        return is_fresh(init, owner)
+    return False
+
+
+class CopyUnsafeInits(RewritePattern):
+    """Give a linalg op a private copy of each init that someone else may still read.
+
+    An init made by `tensor.empty` has no contents to keep, so it gets a new `tensor.empty`
+    of the same sizes instead of a copy.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LinalgOnTensors, rewriter: PatternRewriter) -> None:
+        first_init = len(op.operands) - len(op.results)
+        for index in range(first_init, len(op.operands)):
+            init = op.operands[index]
+            if is_fresh(init, op):
+                continue
+            empty = init.owner
+            if isinstance(empty, tensor.EmptyOp):
+                private = tensor.EmptyOp(tuple(empty.dynamic_sizes), init.type)
+            else:
+                private = bufferization.AllocTensorOp(init.type, copy=init)
+            rewriter.insert(private)
+            op.operands[index] = private.results[0]
+            private.results[0].name_hint = init.name_hint
+            rewriter.notify_op_modified(op)
+            if isinstance(empty, tensor.EmptyOp) and not init.uses:
+                rewriter.erase(empty)
+
+
+# ---- step 2: tensor types -> memref types ----
+
+
+@dataclass
+class ConvertTensorType(TypeConversionPattern):
+    """`tensor<?x4xf32>` -> `memref<?x4xf32>`, also inside function types."""
+
+    recursive: bool = True
+
+    @attr_type_rewrite_pattern
+    def convert_type(self, typ: TensorType[Attribute], /) -> MemRefType[Attribute]:
+        return MemRefType(typ.element_type, typ.get_shape())
+
+
+# ---- step 3: ops ----
+
+
+class ConvertEmptyOp(RewritePattern):
+    """`tensor.empty(%n)` -> `memref.alloc(%n)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.EmptyOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, memref.AllocOp(tuple(op.dynamic_sizes), (), op.tensor.type))
+
+
+class ConvertAllocTensorOp(RewritePattern):
+    """`alloc_tensor() copy(%src)` -> `memref.alloc` sized like `%src` + `memref.copy`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: bufferization.AllocTensorOp, rewriter: PatternRewriter) -> None:
+        sizes = list(op.dynamic_sizes)
+        if op.copy is not None:
+            sizes = dynamic_sizes_of(op.copy, rewriter)
+        alloc = memref.AllocOp(sizes, (), op.tensor.type)
+        new_ops: list[Operation] = [alloc]
+        if op.copy is not None:
+            new_ops.append(memref.CopyOp(op.copy, alloc.memref))
+        rewriter.replace(op, new_ops, [alloc.memref])
+
+
+def dynamic_sizes_of(buffer: SSAValue, rewriter: PatternRewriter) -> list[SSAValue]:
+    """`memref.dim` of each dynamic dim of `buffer`, inserted before the matched op."""
+    assert isinstance(buffer.type, MemRefType)
+    sizes: list[SSAValue] = []
+    for dim, size in enumerate(buffer.type.get_shape()):
+        if size != DYNAMIC_INDEX:
+            continue
+        index = arith.ConstantOp(IntegerAttr(dim, IndexType()))
+        dim_op = memref.DimOp(buffer, index)
+        rewriter.insert((index, dim_op))
+        sizes.append(dim_op.result)
+    return sizes
+
+
+class ConvertDimOp(RewritePattern):
+    """`tensor.dim` -> `memref.dim`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.DimOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, memref.DimOp(op.source, op.index))
+
+
+class ConvertExtractOp(RewritePattern):
+    """`tensor.extract %t[%i]` -> `memref.load %m[%i]`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExtractOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, memref.LoadOp.get(op.tensor, tuple(op.indices)))
+
+
+class ConvertLinalgOp(RewritePattern):
+    """A linalg op with results -> the same op without results, writing into its inits."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LinalgOnTensors, rewriter: PatternRewriter) -> None:
+        if not op.results:
+            return
+        inits = op.operands[len(op.operands) - len(op.results) :]
+        new_op = type(op).create(
+            operands=op.operands,
+            result_types=(),
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            regions=[op.detach_region(region) for region in tuple(op.regions)],
+        )
+        for result, init in zip(op.results, inits, strict=True):
+            # The buffer now holds this result: keep the result's (more telling) name.
+            init.name_hint = result.name_hint or init.name_hint
+        rewriter.replace(op, new_op, list(inits))
+
+
+# ---- the pass ----
+
+
+@dataclass(frozen=True)
+class LinalgBufferizePass(ModulePass):
+    """Bufferizes the `linalg` stage into the `memref` stage (see the module docstring)."""
+
+    name = "linalg-bufferize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_supported(op)
+        PatternRewriteWalker(CopyUnsafeInits()).rewrite_module(op)
+        PatternRewriteWalker(ConvertTensorType()).rewrite_module(op)
+        op_patterns = GreedyRewritePatternApplier(
+            [
+                ConvertEmptyOp(),
+                ConvertAllocTensorOp(),
+                ConvertDimOp(),
+                ConvertExtractOp(),
+                ConvertLinalgOp(),
+            ],
+            dce_enabled=False,
+        )
+        PatternRewriteWalker(op_patterns).rewrite_module(op)
+        check_no_tensors(op)

@@ -1,0 +1,116 @@
+"""The ordered stages of tsjit and the passes between them: `lower(module, to=Stage.LOOPS)`."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from enum import Enum
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import (
+    CommonSubexpressionElimination,
+)
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+from lowering import contracts
+
+
+class Stage(Enum):
+    """The IR levels, in order. The values are the `--emit` names and `tests/lit/` folders."""
+
+    TORCH = "torch"
+    TORCH_OPT = "torch-opt"
+    LINALG = "linalg"
+    MEMREF = "memref"
+    LOOPS = "loops"
+    PYTHON = "python"
+
+    @property
+    def index(self) -> int:
+        return list(Stage).index(self)
+
+    @staticmethod
+    def parse(name: str | Stage) -> Stage:
+        if isinstance(name, Stage):
+            return name
+        try:
+            return Stage(name)
+        except ValueError:
+            names = ", ".join(s.value for s in Stage)
+            raise ValueError(f"unknown stage {name!r}; the stages are {names}") from None
+
+
+class PipelineError(Exception):
+    """A pass failed; the message names it and gives the command that reproduces it."""
+
+
+def make_context() -> Context:
+    """A context with every upstream dialect and the torch dialect registered."""
+    from xdsl.universe import Universe
+
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
+    """The passes that produce `stage` from the stage before it."""
+    from lowering.linalg_bufferize import LinalgBufferizePass
+    from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
+    from lowering.torch_refine_types import TorchRefineTypesPass
+    from lowering.torch_to_linalg import ConvertTorchToLinalgPass
+
+    table: dict[Stage, list[ModulePass]] = {
+        Stage.TORCH_OPT: [TorchRefineTypesPass(signature=signature), DeadCodeElimination()],
+        Stage.LINALG: [ConvertTorchToLinalgPass(), CanonicalizePass(), CommonSubexpressionElimination()],
+        Stage.MEMREF: [LinalgBufferizePass()],
+        Stage.LOOPS: [ConvertLinalgToParallelLoopsPass(), CanonicalizePass(), CommonSubexpressionElimination()],
+    }
+    return table.get(stage, [])
+
+
+CONTRACTS: dict[Stage, Callable[[ModuleOp], None]] = {
+    Stage.TORCH_OPT: contracts.verify_torch_opt_contract,
+    Stage.LINALG: contracts.verify_linalg_contract,
+    Stage.MEMREF: contracts.verify_memref_contract,
+    Stage.LOOPS: contracts.verify_loops_contract,
+}
+
+
+def lower(module: ModuleOp, to: Stage | str, signature: str = "") -> ModuleOp:
+    """A copy of `module` (stage `torch`) lowered to `to`; `signature` specializes torch-opt.
+
+    Stage `python` is not IR: use `emit_python(lower(m, Stage.LOOPS))`.
+    """
+    target = Stage.parse(to)
+    if target == Stage.PYTHON:
+        raise ValueError("the python stage is source text: lower to 'loops' and call emit_python")
+    ctx = make_context()
+    current = module.clone()
+    for stage in list(Stage)[1 : target.index + 1]:
+        for pass_ in stage_passes(stage, signature):
+            run_pass(ctx, pass_, current)
+        CONTRACTS[stage](current)
+        current.verify()
+    return current
+
+
+def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
+    before = str(module)
+    try:
+        pass_.apply(ctx, module)
+    except Exception as err:
+        raise PipelineError(_repro_message(pass_, before, err)) from err
+
+
+def _repro_message(pass_: ModulePass, ir: str, err: Exception) -> str:
+    fd, path = tempfile.mkstemp(prefix=f"tsjit-{pass_.name}-", suffix=".mlir")
+    with os.fdopen(fd, "w") as f:
+        f.write(ir)
+    spec = str(pass_.pipeline_pass_spec())
+    return f"pass '{pass_.name}' failed: {err}\n  reproduce with: xdsl-opt {path} -p '{spec}'"

@@ -1,0 +1,63 @@
+"""Lowers every elementwise torch op to one `linalg.generic` built from the op's `payload`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from dialects.torch.families import ElementwiseOp
+from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import ValueTensorType
+from lowering.torch_to_linalg.utils import (
+    PARALLEL,
+    broadcast_map,
+    build_generic,
+    empty_like_result,
+    scalar_operand,
+    size_sources,
+    static_shape,
+    tensor_type_of,
+)
+
+
+class ConvertElementwiseOp(RewritePattern):
+    """Tensor operands become generic inputs with broadcasting maps; scalar operands are
+    materialized in the compute dtype (constants directly in it, so float32 never widens)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ElementwiseOp, rewriter: PatternRewriter) -> None:
+        result_type = tensor_type_of(op)
+        compute = op.compute_dtype(tuple(op.arg_values()))
+        result_dtype = op.result_types[0]
+        assert compute is not None and isinstance(result_dtype, ValueTensorType)
+        out_element = result_type.element_type
+        tensors = [v for v in op.operands if _is_tensor(v)]
+        result_shape = static_shape(result_type)
+        maps = [broadcast_map(static_shape(t.type), result_shape) for t in tensors]
+        maps.append(broadcast_map(result_shape, result_shape))
+        init = empty_like_result(rewriter, result_type, size_sources(tensors, len(result_shape)))
+
+        def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            elements = iter(args[: len(tensors)])
+            scalars = [
+                b.cast(next(elements), compute.signless_attr) if _is_tensor(v)
+                else scalar_operand(b, v, compute)
+                for v in op.operands
+            ]  # fmt: skip
+            return [b.cast(op.payload(b, *scalars), out_element)]
+
+        generic = build_generic(
+            tensors, [init], maps, [PARALLEL] * len(result_shape), body
+        )
+        rewriter.replace(op, generic)
+
+
+def _is_tensor(value: SSAValue) -> bool:
+    from xdsl.dialects.builtin import TensorType
+
+    return isinstance(value.type, TensorType | ValueTensorType)
+
+
+PATTERNS: tuple[RewritePattern, ...] = (ConvertElementwiseOp(),)
