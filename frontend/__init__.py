@@ -7,6 +7,9 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
+# Load the `frontend.script` submodule before defining the `script` function below: the
+# import machinery binds a submodule as an attribute of its package when it first loads.
+from frontend import script as _script_module
 from frontend.errors import ScriptError
 from frontend.function import ScriptFunction
 from lowering.pipeline import Stage
@@ -14,11 +17,9 @@ from lowering.pipeline import Stage
 
 def script(fn: Callable[..., Any]) -> ScriptFunction:
     """Compile `fn`'s source to torch IR (like `torch.jit.script`); raises ScriptError."""
-    from frontend.script import FunctionScripter
-
     if isinstance(fn, ScriptFunction):
         return fn
-    function = FunctionScripter(fn).build()
+    function = _script_module.FunctionScripter(fn).build()
     module = ModuleOp([function])
     module.verify()
     return ScriptFunction(module, function.sym_name.data, fn)

@@ -74,7 +74,9 @@ class IRBuilder:
             value = value.scalar_type
         if isinstance(value, list | tuple):
             return self.list_of([self.materialize(v) for v in value])  # type: ignore[union-attr]
-        return self.insert(constant_op_for(value)).results[0]
+        result = self.insert(constant_op_for(value)).results[0]
+        result.name_hint = _constant_name(value)
+        return result
 
     def list_of(self, elements: Sequence[SSAValue]) -> SSAValue:
         element_type = elements[0].type if elements else IntType()
@@ -92,3 +94,14 @@ class IRBuilder:
         op = op_class.build(operands)
         self.insert(op)
         return list(op.results)
+
+
+def _constant_name(value: Any) -> str:
+    """torch-mlir's names for constants: %int2, %float, %true, %none."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"int{value}" if value >= 0 else f"int_m{-value}"
+    return "float"

@@ -68,7 +68,8 @@ def write_entry(path: Path, source: str) -> bool:
 def import_entry(path: Path) -> ModuleType:
     """Imports the file at `path` under its own unique module name (its stem)."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[path.stem] = module
     try:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch.dtypes import dtype_of_code
 from dialects.torch.families import MaxMixin, ReductionOp, SumMixin
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
@@ -17,6 +18,13 @@ def _axes(dim: Any, ndim: int) -> tuple[int, ...]:
     if dim is None or dim == []:
         return tuple(range(ndim))
     return tuple(d % max(ndim, 1) for d in ([dim] if isinstance(dim, int) else dim))
+
+
+def _sum_dtype(x: Any, dtype: int | None) -> Any:
+    """torch sums in the requested dtype, else int64 for integers and bools."""
+    if dtype is not None:
+        return dtype_of_code(dtype).numpy
+    return np.int64 if x.dtype.kind in "bi" else None
 
 
 @torch_op
@@ -34,7 +42,7 @@ class AtenSumOp(SumMixin, ReductionOp):
 
     @staticmethod
     def eager(x: Any, dtype: Any = None) -> Any:
-        return np.sum(x, dtype=np.int64 if x.dtype.kind in "bi" else None)
+        return np.sum(x, dtype=_sum_dtype(x, dtype))
 
 
 @torch_op
@@ -58,8 +66,7 @@ class AtenSumDimIntListOp(SumMixin, ReductionOp):
 
     @staticmethod
     def eager(x: Any, dim: Any, keepdim: bool = False, dtype: Any = None) -> Any:
-        acc = np.int64 if x.dtype.kind in "bi" else None
-        return np.sum(x, axis=_axes(dim, x.ndim), keepdims=keepdim, dtype=acc)
+        return np.sum(x, axis=_axes(dim, x.ndim), keepdims=keepdim, dtype=_sum_dtype(x, dtype))
 
 
 @torch_op

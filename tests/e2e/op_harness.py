@@ -1,0 +1,73 @@
+"""Builds a one-op program for a registry op and a sample, and runs it compiled and eagerly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Block, Region
+
+from dialects.torch.op_base import Sample, TorchOp
+from dialects.torch.op_base import T as TensorSample
+from dialects.torch.types import ValueTensorType
+from frontend.binding import DEFAULT, bind
+from frontend.builder import IRBuilder
+from frontend.function import ScriptFunction
+from frontend.torch.ops import eager_kind
+
+TOLERANCES = {
+    np.dtype(np.float32): {"rtol": 1e-5, "atol": 1e-6},
+    np.dtype(np.float64): {"rtol": 1e-12, "atol": 1e-12},
+}
+
+
+def sample_inputs(sample: Sample, seed: int = 0) -> tuple[list[Any], dict[str, Any]]:
+    return sample.make_inputs(np.random.default_rng(seed))
+
+
+def bound_arguments(op: type[TorchOp], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+    _, _, values = bind([op], args, kwargs, eager_kind)
+    return [v.value if isinstance(v, DEFAULT) else v for v in values]
+
+
+def one_op_function(op: type[TorchOp], values: list[Any]) -> ScriptFunction:
+    """`func @f(tensors...)` calling `op` once; non-tensor arguments become constants."""
+    tensor_types = [
+        ValueTensorType(None, None) for v in values if isinstance(v, np.ndarray)
+    ]
+    block = Block(arg_types=tensor_types)
+    tensors = iter(block.args)
+    builder = IRBuilder(block)
+    operands = [next(tensors) if isinstance(v, np.ndarray) else builder.materialize(v) for v in values]
+    for i, arg in enumerate(block.args):
+        arg.name_hint = f"t{i}"
+    new_op = builder.insert(op.build(operands))
+    block.add_op(func.ReturnOp(*new_op.results))
+    ftype = FunctionType.from_lists(tensor_types, [r.type for r in new_op.results])
+    module = ModuleOp([func.FuncOp("f", ftype, Region(block))])
+    return ScriptFunction(module, "f")
+
+
+def run_compiled(op: type[TorchOp], values: list[Any]) -> Any:
+    fn = one_op_function(op, values)
+    return fn(*[v for v in values if isinstance(v, np.ndarray)])
+
+
+def assert_same(actual: Any, expected: Any) -> None:
+    actual_t = actual if isinstance(actual, tuple) else (actual,)
+    expected_t = expected if isinstance(expected, tuple) else (expected,)
+    assert len(actual_t) == len(expected_t)
+    for a, e in zip(actual_t, expected_t):
+        a, e = np.asarray(a), np.asarray(e)
+        assert a.dtype == e.dtype, f"dtype {a.dtype} != expected {e.dtype}"
+        assert a.shape == e.shape, f"shape {a.shape} != expected {e.shape}"
+        np.testing.assert_allclose(a, e, **TOLERANCES.get(e.dtype, {"rtol": 0, "atol": 0}))
+
+
+def all_cases(ops: tuple[type[TorchOp], ...]) -> list[tuple[type[TorchOp], int, Sample]]:
+    return [(op, i, s) for op in ops for i, s in enumerate(op.SAMPLES)]
+
+
+__all__ = ["TensorSample"]
