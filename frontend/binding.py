@@ -62,12 +62,14 @@ def _bind_one(
         else:
             raise BindError(f"missing argument {argument.name!r}")
         if not accepts(argument, kind_of(value)):
-            raise BindError(f"argument {argument.name!r} must be {argument.type}, not {kind_of(value)}")
+            raise BindError(
+                f"argument {argument.name!r} must be {argument.type}, not {kind_of(value)}"
+            )
         values.append(value)
     return values
 
 
-class DEFAULT:  # noqa: N801 - reads as a marker: DEFAULT(1)
+class DEFAULT:
     """A schema default standing in for an argument the caller left out."""
 
     def __init__(self, value: Any) -> None:

@@ -19,13 +19,16 @@ class SourceLocation:
     def render(self) -> str:
         width = max(1, self.end_col - self.col)
         underline = " " * self.col + "~" * width + " <--- HERE"
-        return f'  File "{self.filename}", line {self.line}, column {self.col + 1}\n    {self.source_line}\n    {underline}'
+        where = f'  File "{self.filename}", line {self.line}, column {self.col + 1}'
+        return f"{where}\n    {self.source_line}\n    {underline}"
 
 
 class ScriptError(Exception):
     """A program tsjit cannot script, with the location and a hint to fix it."""
 
-    def __init__(self, message: str, location: SourceLocation | None = None, hint: str = "") -> None:
+    def __init__(
+        self, message: str, location: SourceLocation | None = None, hint: str = ""
+    ) -> None:
         self.message = message
         self.location = location
         self.hint = hint

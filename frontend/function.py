@@ -10,9 +10,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
+from frontend.runtime import Argument, describe, prepare, spec_of, to_array, to_caller_kind
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
-from frontend.runtime import Argument, describe, prepare, spec_of, to_array, to_caller_kind
 
 Signature = tuple[Attribute, ...]
 
@@ -28,7 +28,9 @@ class CompiledCall:
 class ScriptFunction:
     """A function captured as torch IR; compiled once per argument signature on call."""
 
-    def __init__(self, module: ModuleOp, name: str, python_fn: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self, module: ModuleOp, name: str, python_fn: Callable[..., Any] | None = None
+    ) -> None:
         self.module = module
         self.name = name
         self.python_fn = python_fn
@@ -78,7 +80,9 @@ class ScriptFunction:
         return self.ir(Stage.PYTHON)
 
     def _signature_text(self, signature: str | None) -> str:
-        return signature if signature is not None else format_signature(list(self.default_signature()))
+        return (
+            signature if signature is not None else format_signature(list(self.default_signature()))
+        )
 
     def _python_source(self, signature: str) -> str:
         from lowering.python_target import emit_python
@@ -154,4 +158,6 @@ def _is_tensor(t: Attribute) -> bool:
 
 def _first_line(err: Exception) -> str:
     text = str(err).splitlines()[0]
-    return text.removeprefix("pass 'torch-refine-types' failed: ").removeprefix("torch-refine-types: ")
+    return text.removeprefix("pass 'torch-refine-types' failed: ").removeprefix(
+        "torch-refine-types: "
+    )

@@ -8,7 +8,6 @@ import sys
 from functools import cache
 from typing import Any
 
-
 from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_PY_NAME
 
@@ -64,5 +63,3 @@ def ops_for_method(name: str) -> tuple[type[TorchOp], ...]:
 def ops_for_operator(name: str) -> tuple[type[TorchOp], ...]:
     """Overloads of a Python operator (`add`, `mul`, `matmul`, `gt`, `neg`, ...)."""
     return BY_PY_NAME.get(f"operator.{name}", ())
-
-

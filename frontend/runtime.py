@@ -45,7 +45,7 @@ def spec_of(fn_name: str, arg: Argument, value: Any) -> Attribute:
     expected = {IntType(): (int,), FloatType(): (float, int), BoolType(): (bool,)}[arg.type]
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool) and arg.type != BoolType() or not isinstance(value, expected):
+    if (isinstance(value, bool) and arg.type != BoolType()) or not isinstance(value, expected):
         raise TypeError(
             f"{fn_name}(): argument '{arg.name}' must be {_scalar_name(arg.type)}, "
             f"not {type(value).__name__}"

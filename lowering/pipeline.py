@@ -67,9 +67,17 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
 
     table: dict[Stage, list[ModulePass]] = {
         Stage.TORCH_OPT: [TorchRefineTypesPass(signature=signature), DeadCodeElimination()],
-        Stage.LINALG: [ConvertTorchToLinalgPass(), CanonicalizePass(), CommonSubexpressionElimination()],
+        Stage.LINALG: [
+            ConvertTorchToLinalgPass(),
+            CanonicalizePass(),
+            CommonSubexpressionElimination(),
+        ],
         Stage.MEMREF: [LinalgBufferizePass()],
-        Stage.LOOPS: [ConvertLinalgToParallelLoopsPass(), CanonicalizePass(), CommonSubexpressionElimination()],
+        Stage.LOOPS: [
+            ConvertLinalgToParallelLoopsPass(),
+            CanonicalizePass(),
+            CommonSubexpressionElimination(),
+        ],
     }
     return table.get(stage, [])
 

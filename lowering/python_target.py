@@ -104,7 +104,9 @@ EXPRS: dict[type[Operation], str] = {
     arith.DivSIOp: "{0} // {1} + (({0} % {1} != 0) & (({0} < 0) != ({1} < 0)))",
     arith.RemSIOp: "{0} % {1} - {1} * (({0} % {1} != 0) & (({0} < 0) != ({1} < 0)))",
     arith.CeilDivSIOp: "-(-{0} // {1})",
-    math.RsqrtOp: "{T}(1.0) / math.sqrt({0})",
+    # In float64: under `arcp`, LLVM turns a float32 1/sqrt into its estimate instruction plus
+    # a Newton step, which gives NaN at 0 and inf (measured); 4x slower, but right.
+    math.RsqrtOp: "{T}(1.0 / math.sqrt(np.float64({0})))",
     math.FmaOp: "{0} * {1} + {2}",
 }
 

@@ -17,7 +17,10 @@ from dialects.torch.types import (
 )
 
 _SCALARS: dict[str, Attribute] = {
-    "int": IntType(), "float": FloatType(), "bool": BoolType(), "none": NoneType(),
+    "int": IntType(),
+    "float": FloatType(),
+    "bool": BoolType(),
+    "none": NoneType(),
 }
 _TENSOR = re.compile(r"^(\w+)\[([^\]]*)\]$")
 

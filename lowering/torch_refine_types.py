@@ -98,7 +98,13 @@ def _refined_types(op: Operation) -> list[Attribute] | None:
     if isinstance(op, PrimLoopOp):
         return _refine_loop(op)
     if isinstance(op, PrimListConstructOp):
-        return [ListType(join_all([e.type for e in op.elements]) if op.elements else op.result.type.element_type)]  # type: ignore[attr-defined]
+        return [
+            ListType(
+                join_all([e.type for e in op.elements])
+                if op.elements
+                else op.result.type.element_type
+            )
+        ]  # type: ignore[attr-defined]
     if isinstance(op, PrimTupleConstructOp):
         return [TupleType([e.type for e in op.elements])]
     if isinstance(op, PrimTupleUnpackOp):
@@ -153,5 +159,3 @@ def join_all(types: list[Attribute]) -> Attribute:
     for t in types[1:]:
         out = join(out, t)
     return out
-
-

@@ -1,4 +1,4 @@
-"""The xDSL plugin entry: makes `xdsl-opt` know the torch dialect, every tsjit pass and the python target."""
+"""The xDSL plugin entry: `xdsl-opt` learns the torch dialect, tsjit's passes and python target."""
 
 from __future__ import annotations
 

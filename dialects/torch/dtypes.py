@@ -59,8 +59,17 @@ _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 _BY_ATTR = {d.torch_attr: d for d in ALL_DTYPES} | {d.signless_attr: d for d in ALL_DTYPES}
 _BY_NAME = {d.name: d for d in ALL_DTYPES} | {"float": FLOAT32, "double": FLOAT64, "long": INT64}
 _BY_CODE = {d.scalar_type: d for d in ALL_DTYPES}
-_SHORT = {"f32": FLOAT32, "f64": FLOAT64, "i64": INT64, "si64": INT64, "i32": INT32,
-          "si32": INT32, "i1": BOOL, "b": BOOL, "bool": BOOL}
+_SHORT = {
+    "f32": FLOAT32,
+    "f64": FLOAT64,
+    "i64": INT64,
+    "si64": INT64,
+    "i32": INT32,
+    "si32": INT32,
+    "i1": BOOL,
+    "b": BOOL,
+    "bool": BOOL,
+}
 
 
 def dtype_of_numpy(dt: object) -> DType:

@@ -78,7 +78,9 @@ def broadcast_shapes(shapes: Sequence[tuple[int, ...] | None]) -> tuple[int, ...
     rank = max((len(s) for s in shapes if s is not None), default=0)
     out: list[int] = []
     for axis in range(rank):
-        sizes = [s[len(s) - rank + axis] for s in shapes if s is not None and len(s) - rank + axis >= 0]
+        sizes = [
+            s[len(s) - rank + axis] for s in shapes if s is not None and len(s) - rank + axis >= 0
+        ]
         out.append(_broadcast_dim(sizes, shapes))
     return tuple(out)
 
@@ -103,5 +105,7 @@ def normalize_dim(dim: int, rank: int) -> int:
     """A dim index in [-rank, rank) made non-negative; ShapeError otherwise (torch wording)."""
     lo, hi = -max(rank, 1), max(rank, 1) - 1
     if not lo <= dim <= hi:
-        raise ShapeError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+        raise ShapeError(
+            f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
+        )
     return dim % max(rank, 1)

@@ -50,6 +50,7 @@ class Sample:
 
     def make_inputs(self, rng: np.random.Generator) -> tuple[list[Any], dict[str, Any]]:
         """Concrete numpy arrays and Python values for this sample."""
+
         def make(a: Any) -> Any:
             if not isinstance(a, T):
                 return a
@@ -57,6 +58,7 @@ class Sample:
             if a.dtype == "bool":
                 return values > 0
             return values.astype(a.dtype)
+
         return [make(a) for a in self.args], dict(self.kwargs)
 
 
@@ -105,7 +107,6 @@ def torch_op(cls: OpT) -> OpT:
                 annotations.setdefault(n, ClassVar)
             klass.__annotations__ = annotations
     return irdl_op_definition(cls)
-
 
 
 class TorchOp(IRDLOperation):

@@ -12,7 +12,7 @@ NO_DEFAULT = object()  # marks a required argument
 
 @dataclass(frozen=True)
 class Argument:
-    """One schema argument: `int[1]? dim=None` -> name 'dim', type 'int[]', optional, default None."""
+    """One schema argument: `int[1]? dim=None` is name 'dim', type 'int[]', optional, None."""
 
     name: str
     type: str  # base type without `?` and with list sizes dropped: Tensor, Scalar, int, int[], ...

@@ -1,4 +1,4 @@
-"""Types of the torch dialect, spelled as in torch-mlir: !torch.vtensor<[2,?],f32>, !torch.int, ..."""
+"""Types of the torch dialect, spelled as in torch-mlir: !torch.vtensor<[2,?],f32>, !torch.int."""
 
 from __future__ import annotations
 
@@ -77,14 +77,18 @@ class ValueTensorType(ParametrizedAttribute, TypeAttribute):
                 )
                 shape = ArrayAttr(dims)
             parser.parse_punctuation(",")
-            dtype: Attribute = NoneAttr() if parser.parse_optional_keyword("unk") else (
-                parser.parse_type()
+            dtype: Attribute = (
+                NoneAttr() if parser.parse_optional_keyword("unk") else (parser.parse_type())
             )
         return [shape, dtype]
 
     def print_parameters(self, printer: Printer) -> None:
         sizes = self.sizes
-        shape = "*" if sizes is None else "[" + ",".join("?" if d == DYN else str(d) for d in sizes) + "]"
+        shape = (
+            "*"
+            if sizes is None
+            else "[" + ",".join("?" if d == DYN else str(d) for d in sizes) + "]"
+        )
         printer.print_string(f"<{shape},")
         if isinstance(self.dtype, NoneAttr):
             printer.print_string("unk")
@@ -170,7 +174,10 @@ class TupleType(ParametrizedAttribute, TypeAttribute):
 
 # Inside list<> and tuple<> torch-mlir drops the `!torch.` prefix: `!torch.list<int>`.
 _SHORT_TYPES: dict[str, type[ParametrizedAttribute]] = {
-    "int": IntType, "float": FloatType, "bool": BoolType, "none": NoneType,
+    "int": IntType,
+    "float": FloatType,
+    "bool": BoolType,
+    "none": NoneType,
 }
 
 
@@ -188,7 +195,9 @@ def _parse_short_type(parser: AttrParser) -> Attribute:
 
 
 def _print_short_type(printer: Printer, attr: Attribute) -> None:
-    if isinstance(attr, IntType | FloatType | BoolType | NoneType | ValueTensorType | ListType | TupleType):
+    if isinstance(
+        attr, IntType | FloatType | BoolType | NoneType | ValueTensorType | ListType | TupleType
+    ):
         printer.print_string(attr.name.removeprefix("torch."))
         attr.print_parameters(printer)
         return

@@ -6,7 +6,7 @@ written as `torch.tanh(x)` run eagerly without PyTorch and script to the same IR
 
 from __future__ import annotations
 
-from frontend.torch import nn
+from frontend.torch import nn as nn
 from frontend.torch.ops import functions_for
 
 globals().update(functions_for("torch"))
@@ -15,5 +15,4 @@ float32 = "float32"
 float64 = "float64"
 int64 = "int64"
 int32 = "int32"
-bool = "bool"  # noqa: A001 - torch.bool
-
+bool = "bool"

@@ -36,7 +36,9 @@ def eager_kind(value: Any) -> str:
 def call_eager(candidates: tuple[type[TorchOp], ...], args: Any, kwargs: dict[str, Any]) -> Any:
     op, arguments, values = bind(candidates, args, kwargs, eager_kind)
     plain = [v.value if isinstance(v, DEFAULT) else v for v in values]
-    plain = [[v] if a.type == "int[]" and isinstance(v, int) else v for a, v in zip(arguments, plain)]
+    plain = [
+        [v] if a.type == "int[]" and isinstance(v, int) else v for a, v in zip(arguments, plain)
+    ]
     return op.run_eager(*plain)
 
 

@@ -66,7 +66,8 @@ def convert_signature(function: func.FuncOp) -> None:
         try:
             new_type = to_builtin_type(arg.type)
         except ValueError as err:
-            raise PassFailedException(f"convert-torch-to-linalg: @{function.sym_name.data}: {err}") from err
+            name = function.sym_name.data
+            raise PassFailedException(f"convert-torch-to-linalg: @{name}: {err}") from err
         if new_type != arg.type:
             Rewriter.replace_value_with_new_type(arg, new_type)
     update_function_type(function)

@@ -48,9 +48,7 @@ class ConvertElementwiseOp(RewritePattern):
             ]  # fmt: skip
             return [b.cast(op.payload(b, *scalars), out_element)]
 
-        generic = build_generic(
-            tensors, [init], maps, [PARALLEL] * len(result_shape), body
-        )
+        generic = build_generic(tensors, [init], maps, [PARALLEL] * len(result_shape), body)
         rewriter.replace(op, generic)
 
 

@@ -75,8 +75,11 @@ def lower_product(
     lhs_map = layout.map(lhs_exprs[-1:] if len(ls) == 1 else lhs_exprs)
     rhs_map = layout.map(rhs_exprs[-2:-1] if len(rs) == 1 and not rhs_transposed else rhs_exprs)
     out_map = layout.map([AffineExpr.dimension(d) for d in range(layout.result_rank)])
-    init = filled(rewriter, empty_like_result(rewriter, result_type, _product_sizes(
-        lhs, rhs, layout, rhs_transposed)), 0)
+    init = filled(
+        rewriter,
+        empty_like_result(rewriter, result_type, _product_sizes(lhs, rhs, layout, rhs_transposed)),
+        0,
+    )
     iterators = [PARALLEL] * layout.result_rank + [REDUCTION]
 
     def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:

@@ -1,4 +1,4 @@
-"""Lowers reductions (sum, max, max.dim) to `linalg.fill` + a `linalg.generic` with reduction dims."""
+"""Lowers reductions (sum, max, max.dim) to `linalg.fill` + a reducing `linalg.generic`."""
 
 from __future__ import annotations
 

@@ -6,8 +6,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -18,6 +16,8 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
@@ -38,7 +38,9 @@ def to_builtin_type(t: Attribute) -> Attribute:
     """!torch.vtensor<[?,4],f32> -> tensor<?x4xf32>; !torch.int -> i64; others unchanged."""
     if isinstance(t, ValueTensorType):
         if t.sizes is None or t.element is None:
-            raise ValueError(f"cannot lower {t}: its rank and dtype must be known (run torch-refine-types)")
+            raise ValueError(
+                f"cannot lower {t}: its rank and dtype must be known (run torch-refine-types)"
+            )
         shape = [DYNAMIC_INDEX if d == DYN else d for d in t.sizes]
         return TensorType(t.element.signless_attr, shape)
     return {IntType(): i64, FloatType(): f64, BoolType(): i1}.get(t, t)
@@ -131,9 +133,7 @@ def size_sources(
 # ---- scalars ----
 
 
-def scalar_operand(
-    b: ScalarBuilder, value: SSAValue, dtype: DType
-) -> SSAValue:
+def scalar_operand(b: ScalarBuilder, value: SSAValue, dtype: DType) -> SSAValue:
     """A torch scalar operand as an arith value of `dtype`: constants fold into the dtype."""
     known = arg_value(value)
     if not isinstance(known, Dynamic):

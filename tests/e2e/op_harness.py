@@ -34,13 +34,13 @@ def bound_arguments(op: type[TorchOp], args: list[Any], kwargs: dict[str, Any]) 
 
 def one_op_function(op: type[TorchOp], values: list[Any]) -> ScriptFunction:
     """`func @f(tensors...)` calling `op` once; non-tensor arguments become constants."""
-    tensor_types = [
-        ValueTensorType(None, None) for v in values if isinstance(v, np.ndarray)
-    ]
+    tensor_types = [ValueTensorType(None, None) for v in values if isinstance(v, np.ndarray)]
     block = Block(arg_types=tensor_types)
     tensors = iter(block.args)
     builder = IRBuilder(block)
-    operands = [next(tensors) if isinstance(v, np.ndarray) else builder.materialize(v) for v in values]
+    operands = [
+        next(tensors) if isinstance(v, np.ndarray) else builder.materialize(v) for v in values
+    ]
     for i, arg in enumerate(block.args):
         arg.name_hint = f"t{i}"
     new_op = builder.insert(op.build(operands))

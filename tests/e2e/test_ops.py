@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
 import pytest
+from op_harness import all_cases, assert_same, bound_arguments, run_compiled, sample_inputs
 
 from dialects.torch.dtypes import dtype_of_code
 from dialects.torch.registry import ATEN_OPS
-from op_harness import all_cases, assert_same, bound_arguments, run_compiled, sample_inputs
 
 CASES = all_cases(ATEN_OPS)
 IDS = [f"{op.name.removeprefix('torch.')}-{i}" for op, i, _ in CASES]
@@ -28,7 +27,7 @@ def test_compiled_matches_eager(op: Any, index: int, sample: Any) -> None:
 
 def torch_function(op: Any) -> Any:
     import torch
-    import torch.nn.functional as F  # noqa: N812
+    import torch.nn.functional as F
 
     for spelling in op.PY_NAMES:
         prefix, _, name = spelling.partition(".")
@@ -61,4 +60,3 @@ def test_harness_imports_only_repo_packages() -> None:
     import frontend
 
     assert "site-packages" not in (frontend.__file__ or ""), frontend.__file__
-

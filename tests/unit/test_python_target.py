@@ -268,22 +268,22 @@ INT_KERNELS = "".join(
     for ty in ("i64", "i32")
 )
 
-# op -> (statement on %x (any sign) / %p (positive), numpy reference on float64 inputs)
+# op -> (statement on %x (any sign) / %p (positive), numpy reference of (x, p) in float64)
 MATH_OPS: dict[str, tuple[str, Callable[..., np.ndarray]]] = {
-    "exp": ("math.exp %x", np.exp),
+    "exp": ("math.exp %x", lambda x, p: np.exp(x)),
     "log": ("math.log %p", lambda x, p: np.log(p)),
-    "tanh": ("math.tanh %x", np.tanh),
+    "tanh": ("math.tanh %x", lambda x, p: np.tanh(x)),
     "sqrt": ("math.sqrt %p", lambda x, p: np.sqrt(p)),
     "rsqrt": ("math.rsqrt %p", lambda x, p: 1 / np.sqrt(p)),
-    "absf": ("math.absf %x", np.abs),
+    "absf": ("math.absf %x", lambda x, p: np.abs(x)),
     "erf": ("math.erf %x", lambda x, p: np.vectorize(math.erf)(x)),
-    "sin": ("math.sin %x", np.sin),
-    "cos": ("math.cos %x", np.cos),
-    "floor": ("math.floor %x", np.floor),
-    "ceil": ("math.ceil %x", np.ceil),
-    "trunc": ("math.trunc %x", np.trunc),
+    "sin": ("math.sin %x", lambda x, p: np.sin(x)),
+    "cos": ("math.cos %x", lambda x, p: np.cos(x)),
+    "floor": ("math.floor %x", lambda x, p: np.floor(x)),
+    "ceil": ("math.ceil %x", lambda x, p: np.ceil(x)),
+    "trunc": ("math.trunc %x", lambda x, p: np.trunc(x)),
     "log1p": ("math.log1p %p", lambda x, p: np.log1p(p)),
-    "expm1": ("math.expm1 %x", np.expm1),
+    "expm1": ("math.expm1 %x", lambda x, p: np.expm1(x)),
     "powf": ("math.powf %p, %x", lambda x, p: np.power(p, x)),
     "fma": ("math.fma %x, %x, %p", lambda x, p: x * x + p),
     "atan2": ("math.atan2 %x, %p", lambda x, p: np.arctan2(x, p)),
@@ -409,6 +409,18 @@ def test_math_ops_float32(kernels: ModuleType, op: str) -> None:
     expected = MATH_OPS[op][1](x.astype(np.float64), p.astype(np.float64))
     np.testing.assert_allclose(out[row], expected, rtol=4e-6, atol=1e-6)
     assert out.dtype == np.float32
+
+
+def test_math_ops_keep_nan_and_inf(kernels: ModuleType) -> None:
+    """fastmath must not change special values (no nnan/ninf; rsqrt dodges arcp's estimate)."""
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 1.0, -1.0], np.float32)
+    x, p = np.repeat(specials, specials.size), np.tile(specials, specials.size)
+    out = kernels.math_ops(x, p)
+    wide = x.astype(np.float64), p.astype(np.float64)
+    for row, (op, (_, reference)) in enumerate(MATH_OPS.items()):
+        with np.errstate(all="ignore"):
+            expected = reference(*wide).astype(np.float32)
+        np.testing.assert_allclose(out[row], expected, rtol=4e-6, atol=0, err_msg=op)
 
 
 def test_math_ops_never_widen(kernels: ModuleType) -> None:

@@ -26,7 +26,9 @@ def _same_dtype(name: str, *metas: TensorMeta) -> Any:
 
 def _check_inner(name: str, k1: int, k2: int, a: TensorMeta, b: TensorMeta) -> None:
     if DYN not in (k1, k2) and k1 != k2:
-        raise ShapeError(f"{name}: shapes {list(a.shape or ())} and {list(b.shape or ())} cannot be multiplied ({k1} != {k2})")
+        raise ShapeError(
+            f"{name}: shapes {list(a.shape or ())} and {list(b.shape or ())} cannot be multiplied ({k1} != {k2})"
+        )
 
 
 def matmul_shape(a: TensorMeta, b: TensorMeta) -> tuple[int, ...] | None:
@@ -122,7 +124,9 @@ class AtenLinearOp(TorchOp):
         if x.shape is None or w.shape is None:
             return [ValueTensorType(None, dtype)]
         if len(w.shape) != 2 or len(x.shape) == 0:
-            raise ShapeError(f"linear: weight must be 2-D and input at least 1-D, got {list(w.shape)} and {list(x.shape)}")
+            raise ShapeError(
+                f"linear: weight must be 2-D and input at least 1-D, got {list(w.shape)} and {list(x.shape)}"
+            )
         _check_inner("linear", x.shape[-1], w.shape[1], x, w)
         return [ValueTensorType((*x.shape[:-1], w.shape[0]), dtype)]
 

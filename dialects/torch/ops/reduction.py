@@ -92,9 +92,15 @@ class AtenMaxDimOp(MaxMixin, ReductionOp):
     """Largest value along `dim` and the index of its first occurrence (`torch.max(x, dim)`)."""
 
     name = "torch.aten.max.dim"
-    SCHEMA = "aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    SCHEMA = (
+        "aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    )
     PY_NAMES = ("torch.max", "Tensor.max")
-    SAMPLES = (Sample(Tn((3, 4)), 1), Sample(Tn((3, 4)), 0, True), Sample(Tn((2, 3, 4), "int64"), -1))
+    SAMPLES = (
+        Sample(Tn((3, 4)), 1),
+        Sample(Tn((3, 4)), 0, True),
+        Sample(Tn((2, 3, 4), "int64"), -1),
+    )
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     keepdim = operand_def(BoolType)

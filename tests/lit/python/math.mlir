@@ -11,7 +11,7 @@
 // CHECK-NEXT:      floor = np.floor(erf)
 // CHECK-NEXT:      ceil = np.ceil(floor)
 // CHECK-NEXT:      abs_1 = abs(ceil)
-// CHECK-NEXT:      rsqrt = np.float32(1.0) / math.sqrt(abs_1)
+// CHECK-NEXT:      rsqrt = np.float32(1.0 / math.sqrt(np.float64(abs_1)))
 // CHECK-NEXT:      pow = np.power(rsqrt, x)
 // CHECK-NEXT:      fma = x * pow + rsqrt
 // CHECK-NEXT:      return fma

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Sets up (if needed) and runs every check: ruff, lit (IR at every stage), pytest (numerics).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$PWD/.venv/bin:$PATH"
+export TSJIT_CACHE_DIR="${TSJIT_CACHE_DIR:-$(mktemp -d -t tsjit-check-XXXXXX)}"
+echo "== ruff"
+ruff check .
+echo "== lit"
+lit -q tests/lit
+echo "== pytest"
+python -m pytest
