@@ -40,8 +40,11 @@ _COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
     ast.NotEq: ("ne", "ne", operator.ne),
 }
 _ANNOTATIONS: dict[str, Attribute] = {
-    "Tensor": UNKNOWN_TENSOR, "int": IntType(), "float": FloatType(), "bool": BoolType(),
-}  # fmt: skip
+    "Tensor": UNKNOWN_TENSOR,
+    "int": IntType(),
+    "float": FloatType(),
+    "bool": BoolType(),
+}
 
 
 class PyObject:
@@ -100,7 +103,9 @@ class FunctionScripter:
         self.builder = IRBuilder(block)
         self.statements(self.node.body)
         if self.results is None:
-            raise self.error(self.node, f"{self.node.name}() must end with a `return` of its result")
+            raise self.error(
+                self.node, f"{self.node.name}() must end with a `return` of its result"
+            )
         block.add_op(func.ReturnOp(*self.results))
         function_type = FunctionType.from_lists(arg_types, [r.type for r in self.results])
         return func.FuncOp(self.node.name, function_type, Region(block))
@@ -109,12 +114,18 @@ class FunctionScripter:
         args = self.node.args
         for extra, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
             if extra is not None:
-                raise self.error(extra, f"{what} is not supported in scripted functions",
-                                 "list every argument explicitly")  # fmt: skip
+                raise self.error(
+                    extra,
+                    f"{what} is not supported in scripted functions",
+                    "list every argument explicitly",
+                )
         if args.kwonlyargs or args.posonlyargs:
             node = (args.kwonlyargs or args.posonlyargs)[0]
-            raise self.error(node, "keyword-only and positional-only arguments are not supported",
-                             "use plain positional arguments")  # fmt: skip
+            raise self.error(
+                node,
+                "keyword-only and positional-only arguments are not supported",
+                "use plain positional arguments",
+            )
         return [self.annotation_type(a) for a in args.args]
 
     def annotation_type(self, arg: ast.arg) -> Attribute:
@@ -122,8 +133,11 @@ class FunctionScripter:
             return UNKNOWN_TENSOR
         name = ast.unparse(arg.annotation).removeprefix("torch.")
         if name not in _ANNOTATIONS:
-            raise self.error(arg.annotation, f"unsupported type annotation `{name}`",
-                             "use Tensor, int, float or bool")  # fmt: skip
+            raise self.error(
+                arg.annotation,
+                f"unsupported type annotation `{name}`",
+                "use Tensor, int, float or bool",
+            )
         return _ANNOTATIONS[name]
 
     # ---- statements ----
@@ -134,8 +148,11 @@ class FunctionScripter:
                 raise self.error(stmt, "unreachable code after `return`", "remove it")
             method = getattr(self, f"stmt_{type(stmt).__name__}", None)
             if method is None:
-                raise self.error(stmt, f"`{type(stmt).__name__}` statements are not supported "
-                                 "in scripted functions", _STATEMENT_HINTS.get(type(stmt), ""))  # fmt: skip
+                raise self.error(
+                    stmt,
+                    f"`{type(stmt).__name__}` statements are not supported in scripted functions",
+                    _STATEMENT_HINTS.get(type(stmt), ""),
+                )
             method(stmt)
 
     def stmt_Expr(self, node: ast.Expr) -> None:  # noqa: N802
@@ -158,8 +175,11 @@ class FunctionScripter:
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:  # noqa: N802
         if not isinstance(node.target, ast.Name):
-            raise self.error(node.target, "augmented assignment to this target is not supported",
-                             "assign to a plain variable: `x = x + y`")  # fmt: skip
+            raise self.error(
+                node.target,
+                "augmented assignment to this target is not supported",
+                "assign to a plain variable: `x = x + y`",
+            )
         current = self.lookup(node.target)
         self.assign(node.target, self.binop(node, node.op, current, self.expr(node.value)))
 
@@ -178,27 +198,38 @@ class FunctionScripter:
             return
         if isinstance(target, ast.Tuple) and isinstance(value, tuple):
             if len(target.elts) != len(value):
-                raise self.error(target, f"cannot unpack {len(value)} values into {len(target.elts)}")
+                raise self.error(
+                    target, f"cannot unpack {len(value)} values into {len(target.elts)}"
+                )
             for t, v in zip(target.elts, value):
                 self.assign(t, v)
             return
-        raise self.error(target, f"assignment to `{ast.unparse(target)}` is not supported",
-                         "assign to a variable name or a tuple of names")  # fmt: skip
+        raise self.error(
+            target,
+            f"assignment to `{ast.unparse(target)}` is not supported",
+            "assign to a variable name or a tuple of names",
+        )
 
     # ---- expressions ----
 
     def expr(self, node: ast.expr) -> Value:
         method = getattr(self, f"expr_{type(node).__name__}", None)
         if method is None:
-            raise self.error(node, f"`{type(node).__name__}` expressions are not supported in "
-                             "scripted functions", _EXPRESSION_HINTS.get(type(node), ""))  # fmt: skip
+            raise self.error(
+                node,
+                f"`{type(node).__name__}` expressions are not supported in scripted functions",
+                _EXPRESSION_HINTS.get(type(node), ""),
+            )
         return method(node)
 
     def expr_Constant(self, node: ast.Constant) -> Value:  # noqa: N802
         if node.value is None or isinstance(node.value, bool | int | float):
             return node.value
-        raise self.error(node, f"constant {node.value!r} of type {type(node.value).__name__} "
-                         "is not supported", "use int, float, bool or None")  # fmt: skip
+        raise self.error(
+            node,
+            f"constant {node.value!r} of type {type(node.value).__name__} is not supported",
+            "use int, float, bool or None",
+        )
 
     def expr_Name(self, node: ast.Name) -> Value:  # noqa: N802
         return self.lookup(node)
@@ -228,7 +259,9 @@ class FunctionScripter:
         base = self.expr(node.value)
         if isinstance(base, PyObject):
             if not hasattr(base.obj, node.attr):
-                raise self.error(node, f"`{ast.unparse(node.value)}` has no attribute `{node.attr}`")
+                raise self.error(
+                    node, f"`{ast.unparse(node.value)}` has no attribute `{node.attr}`"
+                )
             return self.python_value(node, getattr(base.obj, node.attr))
         raise self.error(node, f"attribute `{node.attr}` of a {kind_of(base)} is not supported")
 
@@ -268,8 +301,11 @@ class FunctionScripter:
 
     def expr_Compare(self, node: ast.Compare) -> Value:  # noqa: N802
         if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARES:
-            raise self.error(node, "only single comparisons (`a < b`) are supported",
-                             "split chained comparisons: `a < b and b < c`")  # fmt: skip
+            raise self.error(
+                node,
+                "only single comparisons (`a < b`) are supported",
+                "split chained comparisons: `a < b and b < c`",
+            )
         name, swapped, python_fn = _COMPARES[type(node.ops[0])]
         lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
         if _is_constant(lhs) and _is_constant(rhs):
@@ -281,7 +317,9 @@ class FunctionScripter:
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
         args = [self.expr(a) for a in node.args]
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
-        if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        if any(k.arg is None for k in node.keywords) or any(
+            isinstance(a, ast.Starred) for a in node.args
+        ):
             raise self.error(node, "`*args`/`**kwargs` in calls are not supported")
         if isinstance(node.func, ast.Attribute):
             receiver = self.expr(node.func.value)
@@ -293,12 +331,20 @@ class FunctionScripter:
         return self.function_call(node, callee.obj, args, kwargs)
 
     def method_call(
-        self, node: ast.Call, receiver: Value, name: str, args: list[Value], kwargs: dict[str, Value]
+        self,
+        node: ast.Call,
+        receiver: Value,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
     ) -> Value:
         candidates = ops_for_method(name)
         if not candidates:
-            raise self.error(node.func, f"unknown method `{name}` of a {kind_of(receiver)}",
-                             "see the README's op table for the supported tensor methods")  # fmt: skip
+            raise self.error(
+                node.func,
+                f"unknown method `{name}` of a {kind_of(receiver)}",
+                "see the README's op table for the supported tensor methods",
+            )
         return self.result(self.emit(node, candidates, [receiver, *args], kwargs))
 
     def function_call(
@@ -307,9 +353,12 @@ class FunctionScripter:
         candidates = ops_for_object(obj)
         if not candidates:
             name = getattr(obj, "__qualname__", repr(obj))
-            raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})",
-                             "only registered torch ops (see the README's op table) can be "
-                             "called from scripted code")  # fmt: skip
+            raise self.error(
+                node.func,
+                f"unknown function `{ast.unparse(node.func)}` ({name})",
+                "only registered torch ops (see the README's op table) can be "
+                "called from scripted code",
+            )
         return self.result(self.emit(node, candidates, args, kwargs))
 
     @staticmethod

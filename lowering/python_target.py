@@ -1,10 +1,9 @@
 """Emits numba-ready Python source from loops-level IR (the `python` target, `xdsl-opt -t python`).
 
 One `@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)` function per `func.func`
-(`parallel=True` too when it holds a `prange`). Each op becomes one assignment, so the source
-reads like the IR; constants are inlined as literals of their exact dtype (`np.float32(2.0)`),
-so float32 never widens. Pure ops come from tables (`BINOPS`, `CALLS`, `EXPRS`, `CASTS`,
-`CMPF`, `CMPI`); the others have one `emit_<dialect>_<op>` method each.
+(`parallel=True` too when it holds a `prange`); one assignment per op; constants inlined in
+their exact dtype (`np.float32(2.0)`), so float32 never widens. Pure ops come from the tables
+(`BINOPS`, `CALLS`, `EXPRS`, `CASTS`, `CMPF`, `CMPI`), the others from `emit_<dialect>_<op>`.
 
 **Expects:** the `loops` stage: `func.func`s with bodies on ranked memrefs and scalars of
 f16/f32/f64/i1/i8/i16/i32/i64/index, holding `func.call/return`, `scf.parallel` (reductions
@@ -147,6 +146,8 @@ TEMPLATES: dict[type[Operation], str] = {
 
 FLOAT_TYPES = (builtin.Float16Type, builtin.Float32Type, builtin.Float64Type)
 
+SPECIAL_FLOATS = {"nan": "np.nan", "inf": "np.inf", "-inf": "-np.inf"}
+
 REGION_TERMINATORS = (scf.YieldOp, scf.ConditionOp, scf.ReduceOp, scf.ReduceReturnOp)
 
 
@@ -168,16 +169,12 @@ def dtype_of(type_: Attribute) -> str:
     raise PythonEmitError(f"python target: unsupported type {type_}")
 
 
-def float_literal(value: float) -> str:
-    text = repr(value)
-    return {"nan": "np.nan", "inf": "np.inf", "-inf": "-np.inf"}.get(text, text)
-
-
 def constant_literal(op: arith.ConstantOp) -> str:
     """An exact-dtype literal: `np.float32(2.0)`, `np.int32(3)`, `True`, or a plain int."""
     attr, type_ = op.value, op.result.type
     if isinstance(attr, builtin.FloatAttr):
-        return f"{dtype_of(type_)}({float_literal(attr.value.data)})"
+        text = repr(attr.value.data)  # round-trips exactly
+        return f"{dtype_of(type_)}({SPECIAL_FLOATS.get(text, text)})"
     if not isinstance(attr, builtin.IntegerAttr):
         raise PythonEmitError(f"python target: unsupported constant {attr} in {op.name}")
     value = attr.value.data
@@ -241,11 +238,8 @@ class FunctionEmitter:
     def is_taken(self, name: str) -> bool:
         return name in RESERVED or name in self.used or name in self.symbols.values()
 
-    def use(self, value: SSAValue) -> str:
-        return self.names[value]
-
     def uses(self, values: Iterable[SSAValue]) -> list[str]:
-        return [self.use(v) for v in values]
+        return [self.names[v] for v in values]
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -338,13 +332,13 @@ class FunctionEmitter:
         carried = [self.define(r, a.name_hint) for a, r in zip(block.args[1:], op.res)]
         self.names.update(zip(block.args[1:], carried))
         self.assign(carried, self.uses(op.iter_args))
-        bounds = loop_bounds(self.use(op.lb), self.use(op.ub), self.use(op.step))
+        bounds = loop_bounds(self.names[op.lb], self.names[op.ub], self.names[op.step])
         self.line(f"for {self.define(block.args[0])} in range({bounds}):")
         self.emit_region_body(block, carried)
 
     def emit_scf_if(self, op: scf.IfOp) -> None:
         results = [self.define(r) for r in op.output]
-        self.line(f"if {self.use(op.cond)}:")
+        self.line(f"if {self.names[op.cond]}:")
         self.emit_region_body(op.true_region.block, results)
         if op.false_region.blocks:
             self.line("else:")
@@ -361,7 +355,7 @@ class FunctionEmitter:
         passed = [self.define(a, r.name_hint) for a, r in zip(after.args, op.res)]
         self.names.update(zip(op.res, passed))
         self.assign(passed, self.uses(condition.args))
-        self.line(f"if not {self.use(condition.condition)}:")
+        self.line(f"if not {self.names[condition.condition]}:")
         self.line("    break")
         self.depth -= 1
         self.emit_region_body(after, carried)
@@ -388,10 +382,10 @@ class FunctionEmitter:
     def emit_reductions(self, op: scf.ReduceOp, reduced: Sequence[str]) -> None:
         for target, value, region in zip(reduced, op.args, op.reductions):
             lhs, rhs = region.block.args
-            self.names[lhs], self.names[rhs] = target, self.use(value)
+            self.names[lhs], self.names[rhs] = target, self.names[value]
             result = self.emit_ops(region.block)
             assert isinstance(result, scf.ReduceReturnOp)
-            self.assign([target], [self.use(result.result)])
+            self.assign([target], [self.names[result.result]])
 
     def emit_memref_alloc(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         sizes = iter(self.uses(op.dynamic_sizes))
@@ -403,19 +397,20 @@ class FunctionEmitter:
         self.line(f"{self.define(op.memref)} = np.empty({shape}, dtype={dtype})")
 
     def emit_memref_dim(self, op: memref.DimOp) -> None:
-        self.line(f"{self.define(op.result)} = {self.use(op.source)}.shape[{self.use(op.index)}]")
+        array, dim = self.names[op.source], self.names[op.index]
+        self.line(f"{self.define(op.result)} = {array}.shape[{dim}]")
 
     def emit_memref_load(self, op: memref.LoadOp) -> None:
-        source = subscript(self.use(op.memref), self.uses(op.indices))
+        source = subscript(self.names[op.memref], self.uses(op.indices))
         self.line(f"{self.define(op.res)} = {source}")
 
     def emit_memref_store(self, op: memref.StoreOp) -> None:
-        target = subscript(self.use(op.memref), self.uses(op.indices))
-        self.line(f"{target} = {self.use(op.value)}")
+        target = subscript(self.names[op.memref], self.uses(op.indices))
+        self.line(f"{target} = {self.names[op.value]}")
 
     def emit_memref_copy(self, op: memref.CopyOp) -> None:
         """Loops: numba compiles `dst[...] = src` in 2 s, and these loops in 0.1 s."""
-        source, target = self.use(op.source), self.use(op.destination)
+        source, target = self.names[op.source], self.names[op.destination]
         assert isinstance(op.source.type, MemRefType)
         ivs = [self.fresh(f"i{dim}") for dim in range(op.source.type.get_num_dims())]
         for dim, iv in enumerate(ivs):
@@ -427,7 +422,7 @@ class FunctionEmitter:
     emit_memref_alloca = emit_memref_alloc
 
     def emit_memref_cast(self, op: memref.CastOp) -> None:
-        self.names[op.dest] = self.use(op.source)
+        self.names[op.dest] = self.names[op.source]
 
     def emit_memref_dealloc(self, op: memref.DeallocOp) -> None:
         """numpy buffers are garbage collected: nothing to emit."""
@@ -478,11 +473,10 @@ def function_symbols(funcs: Sequence[func.FuncOp]) -> dict[str, str]:
 
 def emit_python(module: ModuleOp) -> str:
     """The Python source of every `func.func` in `module`, ready for `lowering.jit`."""
-    funcs: list[func.FuncOp] = []
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
     for op in module.ops:
         if not isinstance(op, func.FuncOp):
             raise PythonEmitError(f"python target: cannot emit top-level op '{op.name}'")
-        funcs.append(op)
     symbols = function_symbols(funcs)
     emitters = [FunctionEmitter(symbols) for _ in funcs]
     bodies = [e.emit_function(f) for e, f in zip(emitters, funcs)]

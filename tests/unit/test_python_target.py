@@ -51,6 +51,18 @@ PRELUDE = """
 
 # ---- kernels: one module, compiled once per test session ----
 
+AXPY_BODY = """%v = memref.load %x[%i] : memref<?xf64>
+    %t = arith.mulf %a, %v : f64
+    %r = arith.addf %t, %tenth : f64
+    memref.store %r, %out[%i] : memref<?xf64>"""
+
+ROWSUM_BODY = """%acc = scf.for %j = %c0 to %m step %c1 iter_args(%acc_in = %zero) -> (f32) {
+      %v = memref.load %x[%i, %j] : memref<?x?xf32>
+      %acc_new = arith.addf %acc_in, %v : f32
+      scf.yield %acc_new : f32
+    }
+    memref.store %acc, %out[%i] : memref<?xf32>"""
+
 ELEMENTWISE = f"""
 func.func @ew(%x: memref<?x4xf32>, %b: memref<4xf32>, %alpha: f32) -> memref<?x4xf32> {{
   {PRELUDE}
@@ -81,15 +93,7 @@ func.func @axpy64(%x: memref<?xf64>, %a: f64) -> memref<?xf64> {{
   %tenth = arith.constant 0.1 : f64
   %n = memref.dim %x, %c0 : memref<?xf64>
   %out = memref.alloc(%n) : memref<?xf64>
-  {
-    parallel_1d(
-        "%n",
-        '''%v = memref.load %x[%i] : memref<?xf64>
-    %t = arith.mulf %a, %v : f64
-    %r = arith.addf %t, %tenth : f64
-    memref.store %r, %out[%i] : memref<?xf64>''',
-    )
-}
+  {parallel_1d("%n", AXPY_BODY)}
   func.return %out : memref<?xf64>
 }}
 """
@@ -101,17 +105,7 @@ func.func @rowsum(%x: memref<?x?xf32>) -> (memref<?xf32>, memref<f32>) {{
   %n = memref.dim %x, %c0 : memref<?x?xf32>
   %m = memref.dim %x, %c1 : memref<?x?xf32>
   %out = memref.alloc(%n) : memref<?xf32>
-  {
-    parallel_1d(
-        "%n",
-        '''%acc = scf.for %j = %c0 to %m step %c1 iter_args(%acc_in = %zero) -> (f32) {
-      %v = memref.load %x[%i, %j] : memref<?x?xf32>
-      %acc_new = arith.addf %acc_in, %v : f32
-      scf.yield %acc_new : f32
-    }
-    memref.store %acc, %out[%i] : memref<?xf32>''',
-    )
-}
+  {parallel_1d("%n", ROWSUM_BODY)}
   %total = memref.alloc() : memref<f32>
   memref.store %zero, %total[] : memref<f32>
   scf.for %k = %c0 to %n step %c1 {{
@@ -200,57 +194,41 @@ func.func @fill_specials(%out: memref<5xf32>, %flag: memref<i1>) -> memref<5xf32
 """
 
 
-def rows_kernel(name: str, args: str, out: str, rows: list[str], extra: str = "") -> str:
-    """A kernel writing row k of `%out : memref<Kx?xT>` from statement k (which defines `%r`).
-
-    Its loop is a serial `scf.for`: numba compiles serial code 2-3x faster than `prange`, and
-    these kernels test op semantics, not parallelism.
-    """
-    stores = "\n    ".join(
-        f"{row.replace('%r ', f'%r{k} ')}\n    memref.store %r{k}, %out[%k{k}, %i] : {out}"
+def rows_kernel(name: str, ty: str, out_ty: str, rows: list[str]) -> str:
+    """`@name(%xa, %xb: memref<?xTY>) -> memref<Kx?xOUT_TY>`: row k from statement k, which
+    reads `%a`, `%b` (element i of `%xa`, `%xb`) and defines `%r`. The loop is a serial
+    `scf.for`: numba compiles it 2-3x faster than a prange, and these test op semantics."""
+    out = f"memref<{len(rows)}x?x{out_ty}>"
+    stores = "".join(
+        f"\n    {row.replace('%r ', f'%r{k} ')}\n    memref.store %r{k}, %out[%k{k}, %i] : {out}"
         for k, row in enumerate(rows)
     )
-    consts = "\n  ".join(f"%k{k} = arith.constant {k} : index" for k in range(len(rows)))
-    first = args.split(":")[0].strip()
-    first_type = args.split(":")[1].split(",")[0].strip()
+    consts = "".join(f"\n  %k{k} = arith.constant {k} : index" for k in range(len(rows)))
     return f"""
-func.func @{name}({args}) -> {out} {{
-  {PRELUDE}
-  {consts}
-  %n = memref.dim {first}, %c0 : {first_type}
+func.func @{name}(%xa: memref<?x{ty}>, %xb: memref<?x{ty}>) -> {out} {{{PRELUDE}{consts}
+  %n = memref.dim %xa, %c0 : memref<?x{ty}>
   %out = memref.alloc(%n) : {out}
   scf.for %i = %c0 to %n step %c1 {{
-    {extra}{stores}
+    %a = memref.load %xa[%i] : memref<?x{ty}>
+    %b = memref.load %xb[%i] : memref<?x{ty}>{stores}
   }}
   func.return %out : {out}
 }}
 """
 
 
-LOAD_AB = """%a = memref.load %xa[%i] : memref<?xTY>
-    %b = memref.load %xb[%i] : memref<?xTY>
-    """
-
 CMPF_PREDICATES = [
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
 ]  # fmt: skip
 CMPF = rows_kernel(
-    "cmpf",
-    "%xa: memref<?xf32>, %xb: memref<?xf32>",
-    "memref<16x?xi1>",
-    [f"%r = arith.cmpf {p}, %a, %b : f32" for p in CMPF_PREDICATES],
-    LOAD_AB.replace("TY", "f32"),
+    "cmpf", "f32", "i1", [f"%r = arith.cmpf {p}, %a, %b : f32" for p in CMPF_PREDICATES]
 )
 
 MINMAX_OPS = ["maximumf", "minimumf", "maxnumf", "minnumf"]
+SELECT = "%lt = arith.cmpf olt, %a, %b : f32\n    %r = arith.select %lt, %a, %b : f32"
 MINMAX = rows_kernel(
-    "minmax",
-    "%xa: memref<?xf32>, %xb: memref<?xf32>",
-    "memref<5x?xf32>",
-    [f"%r = arith.{op} %a, %b : f32" for op in MINMAX_OPS]
-    + ["%lt = arith.cmpf olt, %a, %b : f32\n    %r = arith.select %lt, %a, %b : f32"],
-    LOAD_AB.replace("TY", "f32"),
+    "minmax", "f32", "f32", [f"%r = arith.{op} %a, %b : f32" for op in MINMAX_OPS] + [SELECT]
 )
 
 INT_OPS = [
@@ -258,50 +236,39 @@ INT_OPS = [
     "muli", "addi", "subi", "andi", "ori", "xori",
 ]  # fmt: skip
 INT_KERNELS = "".join(
-    rows_kernel(
-        f"int_{ty}",
-        f"%xa: memref<?x{ty}>, %xb: memref<?x{ty}>",
-        f"memref<12x?x{ty}>",
-        [f"%r = arith.{op} %a, %b : {ty}" for op in INT_OPS],
-        LOAD_AB.replace("TY", ty),
-    )
+    rows_kernel(f"int_{ty}", ty, ty, [f"%r = arith.{op} %a, %b : {ty}" for op in INT_OPS])
     for ty in ("i64", "i32")
 )
 
-# op -> (statement on %x (any sign) / %p (positive), numpy reference of (x, p) in float64)
+# op -> (statement on %a (any sign) / %b (positive), numpy reference of (a, b) in float64)
 MATH_OPS: dict[str, tuple[str, Callable[..., np.ndarray]]] = {
-    "exp": ("math.exp %x", lambda x, p: np.exp(x)),
-    "log": ("math.log %p", lambda x, p: np.log(p)),
-    "tanh": ("math.tanh %x", lambda x, p: np.tanh(x)),
-    "sqrt": ("math.sqrt %p", lambda x, p: np.sqrt(p)),
-    "rsqrt": ("math.rsqrt %p", lambda x, p: 1 / np.sqrt(p)),
-    "absf": ("math.absf %x", lambda x, p: np.abs(x)),
-    "erf": ("math.erf %x", lambda x, p: np.vectorize(math.erf)(x)),
-    "sin": ("math.sin %x", lambda x, p: np.sin(x)),
-    "cos": ("math.cos %x", lambda x, p: np.cos(x)),
-    "floor": ("math.floor %x", lambda x, p: np.floor(x)),
-    "ceil": ("math.ceil %x", lambda x, p: np.ceil(x)),
-    "trunc": ("math.trunc %x", lambda x, p: np.trunc(x)),
-    "log1p": ("math.log1p %p", lambda x, p: np.log1p(p)),
-    "expm1": ("math.expm1 %x", lambda x, p: np.expm1(x)),
-    "powf": ("math.powf %p, %x", lambda x, p: np.power(p, x)),
-    "fma": ("math.fma %x, %x, %p", lambda x, p: x * x + p),
-    "atan2": ("math.atan2 %x, %p", lambda x, p: np.arctan2(x, p)),
+    "exp": ("math.exp %a", lambda a, b: np.exp(a)),
+    "log": ("math.log %b", lambda a, b: np.log(b)),
+    "tanh": ("math.tanh %a", lambda a, b: np.tanh(a)),
+    "sqrt": ("math.sqrt %b", lambda a, b: np.sqrt(b)),
+    "rsqrt": ("math.rsqrt %b", lambda a, b: 1 / np.sqrt(b)),
+    "absf": ("math.absf %a", lambda a, b: np.abs(a)),
+    "erf": ("math.erf %a", lambda a, b: np.vectorize(math.erf)(a)),
+    "sin": ("math.sin %a", lambda a, b: np.sin(a)),
+    "cos": ("math.cos %a", lambda a, b: np.cos(a)),
+    "floor": ("math.floor %a", lambda a, b: np.floor(a)),
+    "ceil": ("math.ceil %a", lambda a, b: np.ceil(a)),
+    "trunc": ("math.trunc %a", lambda a, b: np.trunc(a)),
+    "log1p": ("math.log1p %b", lambda a, b: np.log1p(b)),
+    "expm1": ("math.expm1 %a", lambda a, b: np.expm1(a)),
+    "powf": ("math.powf %b, %a", lambda a, b: np.power(b, a)),
+    "fma": ("math.fma %a, %a, %b", lambda a, b: a * a + b),
+    "atan2": ("math.atan2 %a, %b", lambda a, b: np.arctan2(a, b)),
 }
-MATH = rows_kernel(
-    "math_ops",
-    "%xa: memref<?xf32>, %xb: memref<?xf32>",
-    f"memref<{len(MATH_OPS)}x?xf32>",
-    [f"%r = {stmt} : f32" for stmt, _ in MATH_OPS.values()],
-    "%x = memref.load %xa[%i] : memref<?xf32>\n    %p = memref.load %xb[%i] : memref<?xf32>\n    ",
-)
+MATH = rows_kernel("math_ops", "f32", "f32", [f"%r = {s} : f32" for s, _ in MATH_OPS.values()])
 
 CASTS = """
 func.func @casts(%x: f32, %k: i64, %flag: i1)
-    -> (f32, i64, f64, i32, i64, i64, f32, f32, i32, i64, i1) {
+    -> (f32, i64, f64, f32, i32, i64, i64, f32, f32, i32, i64, i1) {
   %sitofp = arith.sitofp %k : i64 to f32
   %fptosi = arith.fptosi %x : f32 to i64
   %extf = arith.extf %x : f32 to f64
+  %truncf = arith.truncf %extf : f64 to f32
   %trunci = arith.trunci %k : i64 to i32
   %extsi = arith.extsi %trunci : i32 to i64
   %extui = arith.extui %trunci : i32 to i64
@@ -311,25 +278,10 @@ func.func @casts(%x: f32, %k: i64, %flag: i1)
   %idx = arith.index_cast %k : i64 to index
   %back = arith.index_cast %idx : index to i64
   %bit = arith.trunci %k : i64 to i1
-  func.return %sitofp, %fptosi, %extf, %trunci, %extsi, %extui, %uitofp, %sitofp1, %bitcast,
-    %back, %bit : f32, i64, f64, i32, i64, i64, f32, f32, i32, i64, i1
+  func.return %sitofp, %fptosi, %extf, %truncf, %trunci, %extsi, %extui, %uitofp, %sitofp1,
+    %bitcast, %back, %bit : f32, i64, f64, f32, i32, i64, i64, f32, f32, i32, i64, i1
 }
 
-func.func @casts_f32(%x: f32, %k: i64, %flag: i1) -> memref<4xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %out = memref.alloc() : memref<4xf32>
-  %r:11 = func.call @casts(%x, %k, %flag)
-    : (f32, i64, i1) -> (f32, i64, f64, i32, i64, i64, f32, f32, i32, i64, i1)
-  %trunc = arith.truncf %r#2 : f64 to f32
-  memref.store %r#0, %out[%c0] : memref<4xf32>
-  memref.store %trunc, %out[%c1] : memref<4xf32>
-  memref.store %r#6, %out[%c2] : memref<4xf32>
-  memref.store %r#7, %out[%c3] : memref<4xf32>
-  func.return %out : memref<4xf32>
-}
 """
 
 SOURCE = (
@@ -490,10 +442,13 @@ def test_casts(kernels: ModuleType) -> None:
     k = 2**33 + 2**31 + 5  # trunci to i32 wraps to a negative number
     r = kernels.casts(np.float32(-2.75), np.int64(k), True)
     wrapped = int(np.array(k).astype(np.int32))
-    assert r[:6] == (float(np.float32(k)), -2, -2.75, wrapped, wrapped, wrapped % 2**32)
-    assert r[6:] == (1.0, -1.0, int(np.float32(-2.75).view(np.int32)), k, True)
-    out = kernels.casts_f32(np.float32(0.1), np.int64(3), False)
-    np.testing.assert_array_equal(out, np.array([3.0, 0.1, 0.0, 0.0], np.float32))
+    assert r[:7] == (float(np.float32(k)), -2, -2.75, -2.75, wrapped, wrapped, wrapped % 2**32)
+    assert r[7:] == (1.0, -1.0, int(np.float32(-2.75).view(np.int32)), k, True)
+    result_types = [str(t) for t in kernels.casts.nopython_signatures[0].return_type]
+    assert result_types == [
+        "float32", "int64", "float64", "float32", "int32", "int64", "int64",
+        "float32", "float32", "int32", "int64", "bool",
+    ]  # fmt: skip
 
 
 # ---- loops and control flow ----
