@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dialects.torch.meta import kind_of_value
 from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_PY_NAME
 from frontend.binding import DEFAULT, bind
@@ -22,12 +23,9 @@ def eager_kind(value: Any) -> str:
         return "Tensor"
     if value is None:
         return "None"
-    if isinstance(value, bool | np.bool_):
-        return "bool"
-    if isinstance(value, int | np.integer):
-        return "int"
-    if isinstance(value, float | np.floating):
-        return "float"
+    scalar = kind_of_value(value)
+    if scalar is not None:
+        return scalar
     if isinstance(value, list | tuple):
         return "list[int]" if all(isinstance(v, int) for v in value) else "list[?]"
     return type(value).__name__
