@@ -83,7 +83,7 @@ def describe(args: list[Argument], specs: list[Attribute]) -> str:
 def prepare(value: Any) -> Any:
     """What the compiled code receives: C-contiguous arrays, plain Python scalars."""
     if isinstance(value, np.ndarray):
-        return np.ascontiguousarray(value)
+        return np.require(value, requirements="C")  # unlike ascontiguousarray, keeps 0-d
     if isinstance(value, np.generic):
         return value.item()
     return value

@@ -20,6 +20,8 @@ from frontend.binding import BindError
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
+from frontend.script_control import ControlFlowMixin, Frame, FunctionFrame
+from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
 
@@ -29,6 +31,8 @@ _BINOPS: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
     ast.Mult: ("mul", operator.mul),
     ast.Div: ("truediv", operator.truediv),
     ast.MatMult: ("matmul", operator.matmul),
+    ast.FloorDiv: ("floordiv", operator.floordiv),
+    ast.Mod: ("mod", operator.mod),
 }
 _COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
     # op -> (name, name with operands swapped, python function)
@@ -74,7 +78,7 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     return node, SourceFile(filename, dedented.splitlines(), first_line, indent)
 
 
-class FunctionScripter:
+class FunctionScripter(ControlFlowMixin, ValuesMixin):
     """Walks one function's `ast`, keeping an environment of variable -> Value."""
 
     def __init__(self, fn: Callable[..., Any]) -> None:
@@ -85,7 +89,9 @@ class FunctionScripter:
         if closure is not None:
             self.globals.update(closure.nonlocals)
         self.env: dict[str, Value] = {}
-        self.results: list[SSAValue] | None = None
+        self.unusable: dict[str, Unusable] = {}
+        self.assignments: dict[str, ast.AST] = {}  # variable -> its latest assignment, for errors
+        self.frames: list[Frame] = [FunctionFrame()]
 
     # ---- errors ----
 
@@ -101,13 +107,13 @@ class FunctionScripter:
             arg.name_hint = node.arg
             self.env[node.arg] = arg
         self.builder = IRBuilder(block)
-        self.statements(self.node.body)
-        if self.results is None:
+        leaf = self.block_list(self.node.body)
+        if leaf is None:
             raise self.error(
                 self.node, f"{self.node.name}() must end with a `return` of its result"
             )
-        block.add_op(func.ReturnOp(*self.results))
-        function_type = FunctionType.from_lists(arg_types, [r.type for r in self.results])
+        block.add_op(func.ReturnOp(*leaf.values))
+        function_type = FunctionType.from_lists(arg_types, [r.type for r in leaf.values])
         return func.FuncOp(self.node.name, function_type, Region(block))
 
     def argument_types(self) -> list[Attribute]:
@@ -142,18 +148,16 @@ class FunctionScripter:
 
     # ---- statements ----
 
-    def statements(self, body: list[ast.stmt]) -> None:
-        for stmt in body:
-            if self.results is not None:
-                raise self.error(stmt, "unreachable code after `return`", "remove it")
-            method = getattr(self, f"stmt_{type(stmt).__name__}", None)
-            if method is None:
-                raise self.error(
-                    stmt,
-                    f"`{type(stmt).__name__}` statements are not supported in scripted functions",
-                    _STATEMENT_HINTS.get(type(stmt), ""),
-                )
-            method(stmt)
+    def statement(self, stmt: ast.stmt) -> None:
+        """One statement without exits (`return`/`break`/`continue` go through `block_list`)."""
+        method = getattr(self, f"stmt_{type(stmt).__name__}", None)
+        if method is None:
+            raise self.error(
+                stmt,
+                f"`{type(stmt).__name__}` statements are not supported in scripted functions",
+                _STATEMENT_HINTS.get(type(stmt), ""),
+            )
+        method(stmt)
 
     def stmt_Expr(self, node: ast.Expr) -> None:  # noqa: N802
         if isinstance(node.value, ast.Constant):  # docstring
@@ -183,19 +187,16 @@ class FunctionScripter:
         current = self.lookup(node.target)
         self.assign(node.target, self.binop(node, node.op, current, self.expr(node.value)))
 
-    def stmt_Return(self, node: ast.Return) -> None:  # noqa: N802
-        if node.value is None:
-            raise self.error(node, "a scripted function must return a value")
-        value = self.expr(node.value)
-        values = list(value) if isinstance(value, tuple) else [value]
-        self.results = [self.builder.materialize(v) for v in values]
-
     def assign(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
             if isinstance(value, SSAValue) and value.name_hint is None:
                 value.name_hint = target.id
             self.env[target.id] = value
+            self.unusable.pop(target.id, None)
+            self.assignments[target.id] = target
             return
+        if isinstance(target, ast.Tuple) and isinstance(value, ShapeValue):
+            value = self.unpack_shape(target, value, len(target.elts))
         if isinstance(target, ast.Tuple) and isinstance(value, tuple):
             if len(target.elts) != len(value):
                 raise self.error(
@@ -235,8 +236,8 @@ class FunctionScripter:
         return self.lookup(node)
 
     def lookup(self, node: ast.Name) -> Value:
-        if node.id in self.env:
-            return self.env[node.id]
+        if node.id in self.env or node.id in self.unusable:
+            return self.read_variable(node.id, node)
         if node.id in self.globals:
             return self.python_value(node, self.globals[node.id])
         if hasattr(builtins, node.id):
@@ -263,9 +264,13 @@ class FunctionScripter:
                     node, f"`{ast.unparse(node.value)}` has no attribute `{node.attr}`"
                 )
             return self.python_value(node, getattr(base.obj, node.attr))
+        if kind_of(base) == "Tensor":
+            return self.tensor_attribute(node, base)
         raise self.error(node, f"attribute `{node.attr}` of a {kind_of(base)} is not supported")
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:  # noqa: N802
+        if isinstance(node.op, ast.Not):
+            return self.logical_not(node)
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
             return operand
@@ -283,10 +288,20 @@ class FunctionScripter:
             raise self.error(node, f"operator `{type(op).__name__}` is not supported")
         name, python_fn = _BINOPS[type(op)]
         if _is_constant(lhs) and _is_constant(rhs):
-            return python_fn(lhs, rhs)
+            return self.fold(node, python_fn, lhs, rhs)
         if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":
             return self.reflected_binop(node, name, lhs, rhs)
+        if kind_of(lhs) != "Tensor":
+            return self.scalar_binop(node, name, lhs, rhs)
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def fold(
+        self, node: ast.AST, python_fn: Callable[[Any, Any], Any], lhs: Value, rhs: Value
+    ) -> Value:
+        try:
+            return python_fn(lhs, rhs)
+        except (ArithmeticError, TypeError) as err:
+            raise self.error(node, f"{type(err).__name__}: {err}") from None
 
     def reflected_binop(self, node: ast.AST, name: str, scalar: Value, tensor: Value) -> Value:
         """`2 * x`, `2 - x`, `2 / x` with the tensor on the right."""
@@ -309,9 +324,11 @@ class FunctionScripter:
         name, swapped, python_fn = _COMPARES[type(node.ops[0])]
         lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
         if _is_constant(lhs) and _is_constant(rhs):
-            return python_fn(lhs, rhs)
+            return self.fold(node, python_fn, lhs, rhs)
         if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":
             name, lhs, rhs = swapped, rhs, lhs
+        if kind_of(lhs) != "Tensor":
+            return self.scalar_binop(node, name, lhs, rhs)
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
 
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
@@ -323,6 +340,10 @@ class FunctionScripter:
             raise self.error(node, "`*args`/`**kwargs` in calls are not supported")
         if isinstance(node.func, ast.Attribute):
             receiver = self.expr(node.func.value)
+            if node.func.attr == "size" and kind_of(receiver) == "Tensor":
+                shape = self.size_call(node, receiver)
+                if shape is not None:
+                    return shape
             if not isinstance(receiver, PyObject):
                 return self.method_call(node, receiver, node.func.attr, args, kwargs)
         callee = self.expr(node.func)
@@ -350,6 +371,9 @@ class FunctionScripter:
     def function_call(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        builtin = self.builtin_call(node, obj, args)
+        if builtin is not None:
+            return builtin
         candidates = ops_for_object(obj)
         if not candidates:
             name = getattr(obj, "__qualname__", repr(obj))

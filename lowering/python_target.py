@@ -191,10 +191,14 @@ def sanitize(hint: str) -> str:
 
 
 def fresh_name(base: str, is_taken: Callable[[str], bool]) -> str:
-    """`base`, else `base_1`, `base_2`, ...: the first one that is free (and no keyword)."""
+    """`base`, else `base_v1`, `base_v2`, ...: the first one that is free (and no keyword).
+
+    Not `base_1`: numba's parfor pass spells its SSA versions of a reassigned `y` as `y_1`,
+    `y_2`, and a generated name of that form collides with them.
+    """
     name, k = base, 1
     while name in RESERVED or is_taken(name):
-        name, k = f"{base}_{k}", k + 1
+        name, k = f"{base}_v{k}", k + 1
     return name
 
 

@@ -61,7 +61,11 @@ def kind_of_value(value: object) -> str | None:
 
 
 def kind_of_type(attr: Attribute) -> str | None:
-    return scalar_kind(attr)
+    """The scalar kind of a torch scalar type, or of the builtin type it lowers to (i64/f64/i1):
+    torch-to-linalg reads the kinds of operands that it has already lowered."""
+    from xdsl.dialects.builtin import f64, i1, i64
+
+    return scalar_kind(attr) or {i64: "int", f64: "float", i1: "bool"}.get(attr)  # type: ignore[call-overload]
 
 
 # ---- broadcasting ----

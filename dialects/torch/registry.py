@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from dialects.torch.op_base import TorchOp
-from dialects.torch.ops import elementwise, linear, prim, reduction
+from dialects.torch.ops import data_movement, elementwise, linear, prim, reduction, scalar
 
-ATEN_OPS: tuple[type[TorchOp], ...] = (*elementwise.OPS, *reduction.OPS, *linear.OPS)
+ATEN_OPS: tuple[type[TorchOp], ...] = (
+    *elementwise.OPS,
+    *reduction.OPS,
+    *linear.OPS,
+    *scalar.OPS,
+    *data_movement.OPS,
+)
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 
 BY_NAME: dict[str, type[TorchOp]] = {op.name: op for op in ATEN_OPS}

@@ -32,13 +32,23 @@ from xdsl.utils.exceptions import PassFailedException
 
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.ops.prim import ConstantNoneOp
-from lowering.torch_to_linalg import elementwise, linear, reduction
+from lowering.torch_to_linalg import (
+    control_flow,
+    data_movement,
+    elementwise,
+    linear,
+    reduction,
+    scalars,
+)
 from lowering.torch_to_linalg.utils import to_builtin_type
 
 PATTERNS: tuple[RewritePattern, ...] = (
     *elementwise.PATTERNS,
     *reduction.PATTERNS,
     *linear.PATTERNS,
+    *scalars.PATTERNS,
+    *control_flow.PATTERNS,
+    *data_movement.PATTERNS,
 )
 
 

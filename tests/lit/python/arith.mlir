@@ -77,7 +77,7 @@ func.func @predicates(%a: f32, %b: f32) -> (f32, i1, i1, i1, i1, i1) {
 // CHECK-NEXT:      rem = np.int32(x % y - y * ((x % y != 0) & ((x < 0) != (y < 0))))
 // CHECK-NEXT:      floor = np.int32(x // y)
 // CHECK-NEXT:      ceil = np.int32(-(-x // y))
-// CHECK-NEXT:      max_1 = np.int32(max(x, y))
+// CHECK-NEXT:      max_v1 = np.int32(max(x, y))
 func.func @integers(%x: i32, %y: i32) -> (i32, i32, i32, i32, i32, i32) {
   %add = arith.addi %x, %y : i32
   %div = arith.divsi %x, %y : i32

@@ -10,8 +10,8 @@
 // CHECK-NEXT:      erf = math.erf(log1p)
 // CHECK-NEXT:      floor = np.floor(erf)
 // CHECK-NEXT:      ceil = np.ceil(floor)
-// CHECK-NEXT:      abs_1 = abs(ceil)
-// CHECK-NEXT:      rsqrt = np.float32(1.0 / math.sqrt(np.float64(abs_1)))
+// CHECK-NEXT:      abs_v1 = abs(ceil)
+// CHECK-NEXT:      rsqrt = np.float32(1.0 / math.sqrt(np.float64(abs_v1)))
 // CHECK-NEXT:      pow = np.power(rsqrt, x)
 // CHECK-NEXT:      fma = x * pow + rsqrt
 // CHECK-NEXT:      return fma

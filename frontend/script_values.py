@@ -1,0 +1,289 @@
+"""Scripting of values: scalar arithmetic and truth tests, indexing (`x[0]`, `x[:, 1:3]`,
+`x[..., -1]`), shape queries (`x.shape[i]`, `x.size(i)`, `x.dim()`, `len(x)`) and the builtins
+`len`, `int`, `float` and `bool`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from xdsl.ir import SSAValue
+
+from dialects.torch.ops.data_movement import (
+    AtenDimOp,
+    AtenSelectIntOp,
+    AtenSizeIntOp,
+    AtenSliceTensorOp,
+)
+from dialects.torch.ops.scalar import (
+    AtenBoolFloatOp,
+    AtenBoolIntOp,
+    AtenFloatScalarOp,
+    AtenIntFloatOp,
+    AtenNotOp,
+)
+from frontend.builder import IRBuilder, Value, kind_of
+from frontend.errors import ScriptError
+from frontend.resolve import ops_for_method, ops_for_operator
+
+if TYPE_CHECKING:
+    from frontend.script_control import Frame
+
+SCALAR_KINDS = ("int", "float", "bool")
+
+
+@dataclass(frozen=True)
+class Unusable:
+    """Why a variable cannot be read here (defined on one path only, or with two types)."""
+
+    message: str
+    node: ast.AST
+    hint: str
+
+
+@dataclass(frozen=True)
+class ShapeValue:
+    """`x.shape` / `x.size()`: only indexed, unpacked or measured, never a value of its own."""
+
+    tensor: SSAValue
+
+
+def is_scalar_or_tensor(value: Value) -> bool:
+    return kind_of(value) in ("Tensor", *SCALAR_KINDS)
+
+
+def _is_constant(value: Value) -> bool:
+    return isinstance(value, bool | int | float)
+
+
+class ValuesMixin:
+    """`FunctionScripter`'s scalar, indexing and shape expressions."""
+
+    if TYPE_CHECKING:
+        env: dict[str, Value]
+        unusable: dict[str, Unusable]
+        builder: IRBuilder
+        frames: list[Frame]
+
+        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
+        def expr(self, node: ast.expr) -> Value: ...
+        def emit(
+            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
+        ) -> list[SSAValue]: ...
+        def also_at(self, node: ast.AST) -> str: ...
+
+    # ---- variables ----
+
+    def read_variable(self, name: str, node: ast.AST) -> Value:
+        if name in self.env:
+            return self.env[name]
+        why = self.unusable.get(name)
+        if why is not None:
+            raise self.error(
+                node,
+                f"`{name}` cannot be used here: {why.message}" + self.also_at(why.node),
+                why.hint,
+            )
+        raise self.error(node, f"undefined name `{name}`")
+
+    def mark_unusable(self, name: str, why: Unusable) -> None:
+        self.env.pop(name, None)
+        self.unusable[name] = why
+
+    # ---- truth and scalar arithmetic ----
+
+    def to_bool(self, value: Value, node: ast.AST) -> Value:
+        """A Python bool (known now) or a `!torch.bool`: `aten.Bool.Tensor` for tensors."""
+        if _is_constant(value) or value is None:
+            return bool(value)
+        kind = kind_of(value)
+        if kind == "bool":
+            return value
+        if kind == "Tensor":
+            return self.emit(node, ops_for_method("__bool__"), [value], {})[0]
+        if kind in ("int", "float"):
+            op = AtenBoolIntOp if kind == "int" else AtenBoolFloatOp
+            return self.emit(node, (op,), [value], {})[0]
+        raise self.error(node, f"a {kind} cannot be used as a condition")
+
+    def logical_not(self, node: ast.UnaryOp) -> Value:
+        value = self.to_bool(self.expr(node.operand), node.operand)
+        if isinstance(value, bool):
+            return not value
+        return self.emit(node, (AtenNotOp,), [value], {})[0]
+
+    def to_float(self, value: Value, node: ast.AST) -> Value:
+        if _is_constant(value):
+            return float(value)
+        if kind_of(value) == "float":
+            return value
+        return self.emit(node, (AtenFloatScalarOp,), [value], {})[0]
+
+    def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value:
+        """`a + b`, `a < b`, ... on Python scalars known only at run time.
+
+        Mixed int/float operands compute in float, like Python; `/` always does.
+        """
+        kinds = {kind_of(lhs), kind_of(rhs)}
+        if "bool" in kinds and name not in ("and_", "or_"):
+            raise self.error(
+                node, f"`{name}` of a bool is not supported", "convert it with int(...)"
+            )
+        if "float" in kinds or name == "truediv":
+            lhs, rhs = self.to_float(lhs, node), self.to_float(rhs, node)
+        return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    # ---- builtins ----
+
+    def builtin_call(self, node: ast.Call, fn: Any, args: list[Value]) -> Value | None:
+        """`len`, `int`, `float`, `bool` of tensors and scalars; None for other callables."""
+        handler = _BUILTINS.get(fn)
+        if handler is None:
+            if fn is builtins.range:
+                raise self.error(node, "range() is only supported as `for ... in range(...)`")
+            return None
+        if len(args) != 1 or node.keywords:
+            raise self.error(node, f"{fn.__name__}() takes exactly one argument here")
+        return handler(self, node, args[0])
+
+    def builtin_len(self, node: ast.AST, value: Value) -> Value:
+        if isinstance(value, ShapeValue):
+            return self.emit(node, (AtenDimOp,), [value.tensor], {})[0]
+        if isinstance(value, tuple | list):
+            return len(value)  # type: ignore[arg-type]
+        if kind_of(value) == "Tensor":
+            return self.emit(node, ops_for_method("__len__"), [value], {})[0]
+        raise self.error(node, f"len() of {kind_of(value)} is not supported")
+
+    def builtin_float(self, node: ast.AST, value: Value) -> Value:
+        if kind_of(value) == "Tensor":
+            return self.emit(node, ops_for_method("__float__"), [value], {})[0]
+        if kind_of(value) not in SCALAR_KINDS:
+            raise self.error(node, f"float() of {kind_of(value)} is not supported")
+        return self.to_float(value, node)
+
+    def builtin_int(self, node: ast.AST, value: Value) -> Value:
+        kind = kind_of(value)
+        if kind == "Tensor":
+            return self.emit(node, ops_for_method("__int__"), [value], {})[0]
+        if _is_constant(value):
+            return int(value)
+        if kind == "float":
+            return self.emit(node, (AtenIntFloatOp,), [value], {})[0]
+        if kind == "int":
+            return value
+        raise self.error(node, f"int() of {kind} is not supported")
+
+    def builtin_bool(self, node: ast.AST, value: Value) -> Value:
+        return self.to_bool(value, node)
+
+    # ---- shapes ----
+
+    def tensor_attribute(self, node: ast.Attribute, tensor: SSAValue) -> Value:
+        if node.attr == "shape":
+            return ShapeValue(tensor)
+        if node.attr == "ndim":
+            return self.emit(node, (AtenDimOp,), [tensor], {})[0]
+        raise self.error(
+            node,
+            f"unknown attribute `{node.attr}` of a Tensor",
+            "the supported attributes are `shape` and `ndim`",
+        )
+
+    def size_call(self, node: ast.Call, tensor: SSAValue) -> ShapeValue | None:
+        """`x.size()` without arguments is `x.shape`."""
+        if node.args or node.keywords:
+            return None
+        return ShapeValue(tensor)
+
+    def shape_element(self, node: ast.AST, shape: ShapeValue, index: Value) -> Value:
+        if not isinstance(index, int):
+            raise self.error(
+                node,
+                "`shape` must be indexed with a constant int",
+                "use x.size(dim) with a constant dim",
+            )
+        return self.emit(node, (AtenSizeIntOp,), [shape.tensor, index], {})[0]
+
+    def unpack_shape(self, node: ast.AST, shape: ShapeValue, count: int) -> tuple[Value, ...]:
+        """`n, m = x.shape`: the sizes of the first `count` dims (the rank must be `count`)."""
+        return tuple(self.shape_element(node, shape, d) for d in range(count))
+
+    # ---- indexing ----
+
+    def expr_Subscript(self, node: ast.Subscript) -> Value:  # noqa: N802
+        base = self.expr(node.value)
+        if isinstance(base, ShapeValue):
+            return self.shape_element(node, base, self.expr(node.slice))
+        if isinstance(base, tuple | list):
+            index = self.expr(node.slice)
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise self.error(node.slice, "tuples and lists must be indexed with a constant int")
+            try:
+                return base[index]  # type: ignore[index]
+            except IndexError:
+                raise self.error(node, f"index {index} is out of range") from None
+        if kind_of(base) != "Tensor":
+            raise self.error(node, f"a {kind_of(base)} cannot be indexed")
+        return self.index_tensor(node, base)
+
+    def index_tensor(self, node: ast.Subscript, value: Value) -> Value:
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        ellipses = [i for i, item in enumerate(items) if _is_ellipsis(item)]
+        if len(ellipses) > 1:
+            raise self.error(node.slice, "an index can only have a single ellipsis (`...`)")
+        split = ellipses[0] if ellipses else len(items)
+        dim = 0
+        for item in items[:split]:
+            value, kept = self.index_one(item, value, dim)
+            dim += kept
+        kept_after = 0  # after `...`, dims count from the end, rightmost first
+        for item in reversed(items[split + 1 :]):
+            value, kept = self.index_one(item, value, -(kept_after + 1))
+            kept_after += kept
+        return value
+
+    def index_one(self, item: ast.expr, value: Value, dim: int) -> tuple[Value, int]:
+        """Apply one index item at `dim`; also return how many dims it keeps (0 or 1)."""
+        if isinstance(item, ast.Slice):
+            bounds = [
+                None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
+            ]
+            for expr, bound in zip((item.lower, item.upper, item.step), bounds):
+                if bound is not None and kind_of(bound) != "int":
+                    raise self.error(
+                        expr or item, f"slice bounds must be ints, not {kind_of(bound)}"
+                    )  # type: ignore[arg-type]
+            if bounds == [None, None, None]:
+                return value, 1
+            start, end, step = bounds
+            args = [value, dim, start, end, 1 if step is None else step]
+            return self.emit(item, (AtenSliceTensorOp,), args, {})[0], 1
+        index = self.expr(item)
+        if index is None:
+            raise self.error(
+                item, "indexing with None (a new axis) is not supported", "use x.unsqueeze(dim)"
+            )
+        if kind_of(index) != "int":
+            raise self.error(
+                item,
+                f"a tensor can only be indexed by ints and slices, not by {kind_of(index)}",
+                "advanced (tensor) indexing is not supported",
+            )
+        return self.emit(item, (AtenSelectIntOp,), [value, dim, index], {})[0], 0
+
+
+def _is_ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
+_BUILTINS: dict[Any, Callable[[Any, ast.AST, Value], Value]] = {
+    builtins.len: ValuesMixin.builtin_len,
+    builtins.float: ValuesMixin.builtin_float,
+    builtins.int: ValuesMixin.builtin_int,
+    builtins.bool: ValuesMixin.builtin_bool,
+}
