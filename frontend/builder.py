@@ -16,6 +16,7 @@ from dialects.torch.types import (
     IntType,
     ListType,
     NoneType,
+    StrType,
     TupleType,
     ValueTensorType,
 )
@@ -38,6 +39,8 @@ def kind_of(value: Value) -> str:
         return "int"
     if isinstance(value, float):
         return "float"
+    if isinstance(value, str):
+        return "str"
     if isinstance(value, list | tuple):
         inner = {kind_of(v) for v in value}  # type: ignore[union-attr]
         return f"list[{inner.pop() if len(inner) == 1 else 'int' if not inner else '?'}]"
@@ -51,7 +54,10 @@ def kind_of_type(t: Attribute) -> str:
         return f"list[{kind_of_type(t.element_type)}]"
     if isinstance(t, TupleType):
         return "tuple"
-    names = {IntType(): "int", FloatType(): "float", BoolType(): "bool", NoneType(): "None"}
+    names = {
+        IntType(): "int", FloatType(): "float", BoolType(): "bool", NoneType(): "None",
+        StrType(): "str",
+    }  # fmt: skip
     return names.get(t, str(t))
 
 
@@ -104,4 +110,6 @@ def _constant_name(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return f"int{value}" if value >= 0 else f"int_m{-value}"
+    if isinstance(value, str):
+        return "str"
     return "float"

@@ -125,6 +125,13 @@ class BoolType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
+class StrType(ParametrizedAttribute, TypeAttribute):
+    """A Python str, for string-valued arguments (`approximate="tanh"`): `!torch.str`."""
+
+    name = "torch.str"
+
+
+@irdl_attr_definition
 class NoneType(ParametrizedAttribute, TypeAttribute):
     """Python None, for absent optional arguments: `!torch.none`."""
 
@@ -178,6 +185,7 @@ _SHORT_TYPES: dict[str, type[ParametrizedAttribute]] = {
     "float": FloatType,
     "bool": BoolType,
     "none": NoneType,
+    "str": StrType,
 }
 
 
@@ -195,9 +203,7 @@ def _parse_short_type(parser: AttrParser) -> Attribute:
 
 
 def _print_short_type(printer: Printer, attr: Attribute) -> None:
-    if isinstance(
-        attr, IntType | FloatType | BoolType | NoneType | ValueTensorType | ListType | TupleType
-    ):
+    if isinstance(attr, (*_SHORT_TYPES.values(), ValueTensorType, ListType, TupleType)):
         printer.print_string(attr.name.removeprefix("torch."))
         attr.print_parameters(printer)
         return
@@ -205,7 +211,9 @@ def _print_short_type(printer: Printer, attr: Attribute) -> None:
 
 
 SCALAR_TYPES = (IntType, FloatType, BoolType)
-ALL_TYPES = (ValueTensorType, IntType, FloatType, BoolType, NoneType, ListType, TupleType)
+ALL_TYPES = (
+    ValueTensorType, IntType, FloatType, BoolType, NoneType, StrType, ListType, TupleType,
+)  # fmt: skip
 
 
 def scalar_kind(attr: Attribute) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, f64, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, StringAttr, f64, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -36,6 +36,7 @@ from dialects.torch.types import (
     IntType,
     ListType,
     NoneType,
+    StrType,
     TupleType,
     ValueTensorType,
 )
@@ -112,6 +113,34 @@ class ConstantBoolOp(ConstantLikeOp):
     @classmethod
     def parse(cls, parser: Parser) -> ConstantBoolOp:
         return cls(parser.parse_boolean())
+
+
+@irdl_op_definition
+class ConstantStrOp(ConstantLikeOp):
+    """A Python str: `%str = torch.constant.str "tanh"`.
+
+    Strings only select behaviour at compile time (`approximate="tanh"`, `padding="same"`);
+    the op that reads one is lowered away, so no string survives to the linalg stage.
+    """
+
+    name = "torch.constant.str"
+    value = prop_def(StringAttr)
+    result = result_def(StrType)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: str) -> None:
+        super().__init__(properties={"value": StringAttr(value)}, result_types=[StrType()])
+
+    def python_value(self) -> str:
+        return self.value.data
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.python_value())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantStrOp:
+        return cls(parser.parse_str_literal())
 
 
 @irdl_op_definition
@@ -308,6 +337,8 @@ def constant_op_for(value: Any) -> Operation:
         return ConstantIntOp(value)
     if isinstance(value, float):
         return ConstantFloatOp(value)
+    if isinstance(value, str):
+        return ConstantStrOp(value)
     raise TypeError(f"no torch constant for {type(value).__name__} {value!r}")
 
 
@@ -315,6 +346,7 @@ OPS = (
     ConstantIntOp,
     ConstantFloatOp,
     ConstantBoolOp,
+    ConstantStrOp,
     ConstantNoneOp,
     PrimListConstructOp,
     PrimTupleConstructOp,
