@@ -1,0 +1,79 @@
+"""Compile-time benchmark: the seed `MyCell` called in fresh processes, cold and warm disk cache.
+
+`python -m benchmarks.coldstart` runs the measurement in child processes (one with an empty
+cache folder, then one reusing it) and prints their JSON; each child reports the import time
+of torch and tsjit, the scripting time and the first and second call times.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def child() -> dict[str, float]:
+    """Runs in a fresh process: import, script `my_cell`, call it twice, report seconds."""
+    t0 = time.perf_counter()
+    import numpy as np
+    import torch
+
+    t1 = time.perf_counter()
+    import frontend
+    from benchmarks import programs
+
+    t2 = time.perf_counter()
+    cell = frontend.script(programs.my_cell)
+    t3 = time.perf_counter()
+    rng = np.random.default_rng(0)
+    x, h, w = (rng.random(s, dtype=np.float32) for s in ((3, 4), (3, 4), (4, 4)))
+    b = rng.random(4, dtype=np.float32)
+    new_h, _ = cell(x, h, w, b)
+    t4 = time.perf_counter()
+    cell(x, h, w, b)
+    t5 = time.perf_counter()
+    expected, _ = programs.my_cell(*(torch.from_numpy(a) for a in (x, h, w, b)))
+    np.testing.assert_allclose(np.asarray(new_h), expected.numpy(), rtol=1e-5, atol=1e-6)
+    return {
+        "import_torch_numpy_s": t1 - t0,
+        "import_tsjit_s": t2 - t1,
+        "script_s": t3 - t2,
+        "first_call_s": t4 - t3,
+        "script_and_first_call_s": t4 - t2,
+        "second_call_s": t5 - t4,
+    }
+
+
+def run_child(cache_dir: str) -> dict[str, Any]:
+    env = {**os.environ, "TSJIT_CACHE_DIR": cache_dir}
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.coldstart", "--child"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "process_wall_s": wall}
+
+
+def measure_cold_and_warm() -> dict[str, dict[str, Any]]:
+    """`cold`: a fresh process and an empty cache; `warm`: a fresh process, the same cache."""
+    with tempfile.TemporaryDirectory(prefix="tsjit-bench-cache-") as cache_dir:
+        cold = run_child(cache_dir)
+        warm = run_child(cache_dir)
+    return {"cold": cold, "warm": warm}
+
+
+if __name__ == "__main__":
+    if "--child" in sys.argv:
+        print(json.dumps(child()))
+    else:
+        print(json.dumps(measure_cold_and_warm(), indent=2))

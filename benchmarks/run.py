@@ -1,0 +1,271 @@
+"""Runs the workloads against numpy, PyTorch eager and tsjit; prints a table, writes JSON.
+
+`python -m benchmarks [W1 W4 ...] [--json PATH] [--budget S] [--no-compile]`
+
+All implementations run in this one process with the same thread count (the number of
+cores): numba's pool, `torch.set_num_threads`, and OpenBLAS left as numpy sets it up. Each
+gets warm-up calls, then the median over about `--budget` seconds of samples (see
+`timing.measure`), with a pause in between so that spinning thread pools go to sleep.
+Every output is checked against a float64 numpy reference first; a wrong output is reported
+and not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.timing import format_time, measure
+from benchmarks.workloads import WORKLOADS, Workload
+
+PAUSE_S = 0.25
+DEFAULT_JSON = Path(__file__).parent / "results.json"
+
+
+# ---- implementations ----
+
+
+def missing_ops(workload: Workload) -> list[str]:
+    from dialects.torch.registry import BY_PY_NAME
+
+    return [name for name in workload.requires if name not in BY_PY_NAME]
+
+
+def torch_impl(workload: Workload, inputs: tuple[np.ndarray, ...]) -> Callable[[], Any]:
+    import torch
+
+    tensors = tuple(torch.from_numpy(a) for a in inputs)
+
+    def call() -> Any:
+        with torch.no_grad():
+            return workload.program(*tensors)
+
+    return call
+
+
+def tsjit_impl(workload: Workload, inputs: tuple[np.ndarray, ...]) -> Callable[[], Any]:
+    import frontend
+
+    scripted = frontend.script(workload.program)
+    return lambda: scripted(*inputs)
+
+
+def tsjit_torch_args_impl(workload: Workload, inputs: tuple[np.ndarray, ...]) -> Callable[[], Any]:
+    """tsjit called with torch tensors (zero-copy conversion both ways)."""
+    import torch
+
+    import frontend
+
+    scripted = frontend.script(workload.program)
+    tensors = tuple(torch.from_numpy(a) for a in inputs)
+    return lambda: scripted(*tensors)
+
+
+IMPLEMENTATIONS: dict[str, Callable[[Workload, tuple[np.ndarray, ...]], Callable[[], Any]]] = {
+    "numpy": lambda w, inputs: lambda: w.numpy_impl(*inputs),
+    "torch": torch_impl,
+    "tsjit": tsjit_impl,
+}
+EXTRA_IMPLEMENTATIONS = {"W7": {"tsjit(torch args)": tsjit_torch_args_impl}}
+
+
+# ---- one workload ----
+
+
+def as_numpy(value: Any) -> np.ndarray:
+    if isinstance(value, tuple):
+        value = value[0]
+    return value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+
+
+def check(workload: Workload, result: Any, expected: np.ndarray) -> tuple[bool, float]:
+    """(matches the float64 reference within the workload's tolerance, max relative error)."""
+    actual = as_numpy(result)
+    if actual.shape != expected.shape:
+        return False, float("inf")
+    if actual.dtype != np.float32:
+        return False, float("inf")
+    error = np.abs(actual.astype(np.float64) - expected)
+    rel = float(np.max(error / (np.abs(expected) + workload.atol / workload.rtol)))
+    ok = bool(np.all(error <= workload.atol + workload.rtol * np.abs(expected)))
+    return ok, rel
+
+
+def run_impl(workload: Workload, name: str, make: Callable, inputs, expected, budget: float):
+    entry: dict[str, Any] = {}
+    try:
+        call = make(workload, inputs)
+        start = time.perf_counter()
+        result = call()
+        entry["first_call_s"] = time.perf_counter() - start
+    except Exception as err:  # reported, never fatal: one broken workload must not stop the run
+        entry["status"] = f"error: {type(err).__name__}: {str(err).splitlines()[0][:200]}"
+        entry["traceback"] = traceback.format_exc()
+        return entry
+    ok, rel = check(workload, result, expected)
+    entry["max_rel_error"] = rel
+    if not ok:
+        entry["status"] = "wrong result"
+        return entry
+    entry["status"] = "ok"
+    entry.update(measure(call, budget).as_dict())
+    time.sleep(PAUSE_S)
+    return entry
+
+
+def run_workload(workload: Workload, budget: float) -> dict[str, Any]:
+    record: dict[str, Any] = {"name": workload.name, "description": workload.description}
+    missing = missing_ops(workload)
+    inputs = workload.make_inputs(np.random.default_rng(0))
+    expected = workload.reference(*inputs)
+    impls = {**IMPLEMENTATIONS, **EXTRA_IMPLEMENTATIONS.get(workload.name, {})}
+    results: dict[str, Any] = {}
+    for name, make in impls.items():
+        if name.startswith("tsjit") and missing:
+            results[name] = {"status": f"skipped: op missing ({', '.join(missing)})"}
+            continue
+        results[name] = run_impl(workload, name, make, inputs, expected, budget)
+    record["results"] = results
+    add_ratios(results)
+    return record
+
+
+def add_ratios(results: dict[str, Any]) -> None:
+    """`vs_numpy` / `vs_torch`: median time over the baseline's median (lower is faster)."""
+    for baseline in ("numpy", "torch"):
+        base = results.get(baseline, {}).get("median_s")
+        for entry in results.values():
+            if base and entry.get("median_s"):
+                entry[f"vs_{baseline}"] = entry["median_s"] / base
+
+
+# ---- setup, table, JSON ----
+
+
+def configure_threads() -> dict[str, Any]:
+    """Every pool gets one thread per core; returns what each pool uses."""
+    import numba
+    import torch
+
+    cores = os.cpu_count() or 1
+    torch.set_num_threads(cores)
+    numba.set_num_threads(min(cores, numba.config.NUMBA_NUM_THREADS))
+    return {
+        "cores": cores,
+        "torch_threads": torch.get_num_threads(),
+        "numba_threads": numba.get_num_threads(),
+        "numba_threading_layer": numba.config.THREADING_LAYER,
+    }
+
+
+def machine() -> dict[str, Any]:
+    import numba
+    import torch
+
+    cpu = "unknown"
+    with open("/proc/cpuinfo") if os.path.exists("/proc/cpuinfo") else open(os.devnull) as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "torch": torch.__version__,
+        "numba": numba.__version__,
+        "load_average": os.getloadavg(),
+    }
+
+
+def table(records: list[dict[str, Any]]) -> str:
+    """A Markdown table: median per implementation and tsjit's ratios."""
+    lines = [
+        "| workload | numpy | torch eager | tsjit | tsjit vs torch | tsjit vs numpy "
+        "| tsjit 1st call |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for record in records:
+        for impl, entry in record["results"].items():
+            if not impl.startswith("tsjit"):
+                continue
+            label = record["name"] + ("" if impl == "tsjit" else f" {impl[5:]}")
+            cells = [cell(record["results"].get(name, {})) for name in ("numpy", "torch")]
+            cells.append(cell(entry))
+            cells += [ratio(entry, "vs_torch"), ratio(entry, "vs_numpy")]
+            first = entry.get("first_call_s")
+            cells.append(format_time(first) if first is not None else "")
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def cell(entry: dict[str, Any]) -> str:
+    if "median_s" in entry:
+        return format_time(entry["median_s"])
+    return entry.get("status", "")
+
+
+def ratio(entry: dict[str, Any], key: str) -> str:
+    return f"{entry[key]:.2f}" if key in entry else ""
+
+
+def compile_table(compile_times: dict[str, dict[str, Any]]) -> str:
+    lines = ["| MyCell, fresh process | import torch+numpy | import tsjit | script + first call "
+             "| second call |", "|---|---|---|---|---|"]  # fmt: skip
+    for kind, entry in compile_times.items():
+        if "error" in entry:
+            lines.append(f"| {kind} cache | {entry['error']} | | | |")
+            continue
+        keys = ("import_torch_numpy_s", "import_tsjit_s", "script_and_first_call_s")
+        keys += ("second_call_s",)
+        lines.append(f"| {kind} cache | " + " | ".join(format_time(entry[k]) for k in keys) + " |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    names = [w.name for w in WORKLOADS]
+    parser.add_argument("workloads", nargs="*", metavar="W", help=f"a subset of {names}")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write results")
+    parser.add_argument("--budget", type=float, default=0.5, help="seconds of samples per timing")
+    parser.add_argument("--no-compile", action="store_true", help="skip the cold-start runs")
+    args = parser.parse_args(argv)
+    unknown = set(args.workloads) - set(names)
+    if unknown:
+        parser.error(f"unknown workloads {sorted(unknown)}; choose from {names}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    threads = configure_threads()
+    info = machine()
+    print(f"tsjit benchmarks, {info['date']}, {info['cpu']}, {threads}")
+    selected = [w for w in WORKLOADS if not args.workloads or w.name in args.workloads]
+    records = []
+    for workload in selected:
+        records.append(run_workload(workload, args.budget))
+        print("\n".join(table(records[-1:]).splitlines()[2:]), flush=True)
+    report: dict[str, Any] = {"machine": info, "threads": threads, "workloads": records}
+    if not args.no_compile:
+        from benchmarks.coldstart import measure_cold_and_warm
+
+        report["compile"] = measure_cold_and_warm()
+    print()
+    print(table(records))
+    if "compile" in report:
+        print()
+        print(compile_table(report["compile"]))
+    args.json.write_text(json.dumps(report, indent=2))
+    print(f"\nresults written to {args.json}")
