@@ -1,4 +1,6 @@
-"""Lowers mm, matmul (every rank combination, batch broadcasting) and linear to `linalg.generic`."""
+"""Lowers mm, bmm, addmm, matmul (every rank combination, batch broadcasting) and linear to
+`linalg.generic`: one generic with a reduction dim for the product, and for addmm / linear with
+a bias one elementwise generic that adds it."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from dialects.torch.ops.linear import AtenLinearOp, AtenMatmulOp, AtenMmOp
+from dialects.torch.dtypes import dtype_of_attr
+from dialects.torch.op_base import arg_value
+from dialects.torch.ops.linear import AtenAddmmOp, AtenBmmOp, AtenLinearOp, AtenMatmulOp, AtenMmOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.utils import (
     PARALLEL,
@@ -19,6 +23,7 @@ from lowering.torch_to_linalg.utils import (
     build_generic,
     empty_like_result,
     filled,
+    scalar_operand,
     size_sources,
     static_shape,
     tensor_type_of,
@@ -110,6 +115,39 @@ class ConvertAtenMmOp(RewritePattern):
         rewriter.replace(op, [], [out])
 
 
+class ConvertAtenBmmOp(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenBmmOp, rewriter: PatternRewriter) -> None:
+        out = lower_product(rewriter, op.self_, op.mat2, tensor_type_of(op), False)
+        rewriter.replace(op, [], [out])
+
+
+class ConvertAtenAddmmOp(RewritePattern):
+    """`alpha * product + beta * self` in one elementwise generic after the product; `self` is
+    not read when beta is the constant 0 (so its NaNs do not leak, as in torch)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenAddmmOp, rewriter: PatternRewriter) -> None:
+        result_type = tensor_type_of(op)
+        product = lower_product(rewriter, op.mat1, op.mat2, result_type, False)
+        dtype = dtype_of_attr(result_type.element_type)
+        ignore_bias = arg_value(op.beta) == 0
+        shape = static_shape(result_type)
+        init = empty_like_result(rewriter, result_type, [(product, d) for d in range(len(shape))])
+        inputs = [product] if ignore_bias else [product, op.self_]
+        maps = [broadcast_map(static_shape(v.type), shape) for v in inputs]
+
+        def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            out = b.mul(args[0], scalar_operand(b, op.alpha, dtype))
+            if ignore_bias:
+                return [out]
+            return [b.add(out, b.mul(args[1], scalar_operand(b, op.beta, dtype)))]
+
+        generic = build_generic(inputs, [init], [*maps, maps[0]], [PARALLEL] * len(shape), body)
+        rewriter.insert(generic)
+        rewriter.replace(op, [], [generic.results[0]])
+
+
 class ConvertAtenMatmulOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenMatmulOp, rewriter: PatternRewriter) -> None:
@@ -145,6 +183,8 @@ def _add_bias(
 
 PATTERNS: tuple[RewritePattern, ...] = (
     ConvertAtenMmOp(),
+    ConvertAtenBmmOp(),
+    ConvertAtenAddmmOp(),
     ConvertAtenMatmulOp(),
     ConvertAtenLinearOp(),
 )

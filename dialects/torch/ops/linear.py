@@ -1,4 +1,4 @@
-"""Matrix products: mm, matmul in every rank combination, and linear."""
+"""Matrix products: mm, bmm, addmm, matmul in every rank combination, and linear."""
 
 from __future__ import annotations
 
@@ -11,23 +11,42 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.types import DYN, NoneType, ValueTensorType
+from dialects.torch.types import DYN, BoolType, FloatType, IntType, NoneType, ValueTensorType
+
+ScalarOperand = IntType | FloatType | BoolType
 
 
 def _same_dtype(name: str, *metas: TensorMeta) -> Any:
+    """The one dtype of all operands; torch has no bool matrix product."""
     dtypes = {m.dtype for m in metas}
     if None in dtypes:
         return None
     if len(dtypes) > 1:
         names = " and ".join(str(m.dtype.name) for m in metas if m.dtype is not None)
         raise TypeError(f"{name}: expected both operands to have the same dtype, got {names}")
-    return dtypes.pop()
+    dtype = dtypes.pop()
+    if dtype.is_bool:
+        raise TypeError(f"{name}: not implemented for 'Bool'")
+    return dtype
 
 
 def _check_inner(name: str, k1: int, k2: int, a: TensorMeta, b: TensorMeta) -> None:
     if DYN not in (k1, k2) and k1 != k2:
         raise ShapeError(
             f"{name}: shapes {list(a.shape or ())} and {list(b.shape or ())} cannot be multiplied ({k1} != {k2})"
+        )
+
+
+def check_expandable(name: str, shape: tuple[int, ...], target: tuple[int, ...]) -> None:
+    """`shape` broadcasts to `target` without growing it (torch's `expand` rule)."""
+    offset = len(target) - len(shape)
+    fits = offset >= 0 and all(
+        d in (1, DYN, target[offset + i]) or target[offset + i] == DYN for i, d in enumerate(shape)
+    )
+    if not fits:
+        raise ShapeError(
+            f"{name}: the expanded size of the tensor must match the existing size. "
+            f"Target sizes: {list(target)}.  Tensor sizes: {list(shape)}"
         )
 
 
@@ -77,6 +96,89 @@ class AtenMmOp(TorchOp):
 
 
 @torch_op
+class AtenBmmOp(TorchOp):
+    """Batched matrix product of two 3-D tensors with equal batch sizes (`torch.bmm`)."""
+
+    name = "torch.aten.bmm"
+    SCHEMA = "aten::bmm(Tensor self, Tensor mat2) -> Tensor"
+    PY_NAMES = ("torch.bmm", "Tensor.bmm")
+    SAMPLES = (Sample(Tn((2, 3, 4)), Tn((2, 4, 5))),
+               Sample(Tn((3, 2, 2), "int32"), Tn((3, 2, 1), "int32")))  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    mat2 = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        a, b = args
+        dtype = _same_dtype("bmm", a, b)
+        if a.shape is None or b.shape is None:
+            return [ValueTensorType((DYN, DYN, DYN), dtype)]
+        if len(a.shape) != 3 or len(b.shape) != 3:
+            raise ShapeError(
+                f"bmm: batch1 must be a 3D tensor, got {len(a.shape)}-D and {len(b.shape)}-D"
+            )
+        batch, k = a.shape[0], a.shape[2]
+        if any(x != y and DYN not in (x, y) for x, y in ((batch, b.shape[0]), (k, b.shape[1]))):
+            raise ShapeError(
+                f"bmm: expected size for first two dimensions of batch2 tensor to be: "
+                f"[{batch}, {k}] but got: [{b.shape[0]}, {b.shape[1]}]."
+            )
+        return [
+            ValueTensorType((batch if batch != DYN else b.shape[0], a.shape[1], b.shape[2]), dtype)
+        ]
+
+    @staticmethod
+    def eager(a: Any, b: Any) -> Any:
+        return np.matmul(a, b)
+
+
+@torch_op
+class AtenAddmmOp(TorchOp):
+    """`beta * self + alpha * (mat1 @ mat2)`; `self` broadcasts to the product's shape and is
+    ignored when beta is 0; integer tensors truncate alpha and beta (`torch.addmm`)."""
+
+    name = "torch.aten.addmm"
+    SCHEMA = (
+        "aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
+        "-> Tensor"
+    )
+    PY_NAMES = ("torch.addmm", "Tensor.addmm")
+    SAMPLES = (
+        Sample(Tn((3,)), Tn((2, 4)), Tn((4, 3))),
+        Sample(Tn((2, 3), "float64"), Tn((2, 4), "float64"), Tn((4, 3), "float64"),
+               beta=0.5, alpha=2.0),
+        Sample(Tn((1, 2), "int64"), Tn((3, 2), "int64"), Tn((2, 2), "int64"), beta=2, alpha=3),
+        Sample(Tn((2, 2)), Tn((2, 2)), Tn((2, 2)), beta=0),
+    )  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    mat1 = operand_def(ValueTensorType)
+    mat2 = operand_def(ValueTensorType)
+    beta = operand_def(ScalarOperand)
+    alpha = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        bias, a, b = args[:3]
+        (product,) = AtenMmOp.infer(a, b)
+        dtype = _same_dtype("addmm", bias, a, b)
+        assert isinstance(product, ValueTensorType)
+        shape = product.sizes
+        if bias.shape is not None and shape is not None:
+            check_expandable("addmm", bias.shape, shape)
+        return [ValueTensorType(shape, dtype)]
+
+    @staticmethod
+    def eager(bias: Any, a: Any, b: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+        scalar = bias.dtype.type
+        product = scalar(alpha) * np.matmul(a, b)
+        if beta == 0:
+            return product
+        return scalar(beta) * bias + product
+
+
+@torch_op
 class AtenMatmulOp(TorchOp):
     """Matrix product with torch's rank rules: dot, matrix-vector, batched (`torch.matmul`, `@`)."""
 
@@ -86,7 +188,8 @@ class AtenMatmulOp(TorchOp):
     SAMPLES = (
         Sample(Tn((3, 4)), Tn((4, 5))), Sample(Tn((4,)), Tn((4,))), Sample(Tn((3, 4)), Tn((4,))),
         Sample(Tn((4,)), Tn((4, 2))), Sample(Tn((2, 3, 4)), Tn((4, 5))),
-        Sample(Tn((2, 1, 3, 4)), Tn((5, 4, 2))),
+        Sample(Tn((2, 1, 3, 4)), Tn((5, 4, 2))), Sample(Tn((3,), "int64"), Tn((2, 3, 2), "int64")),
+        Sample(Tn((2, 2, 3), "float64"), Tn((3,), "float64")),
     )  # fmt: skip
     self_ = operand_def(ValueTensorType)
     other = operand_def(ValueTensorType)
@@ -136,4 +239,4 @@ class AtenLinearOp(TorchOp):
         return out if bias is None else out + bias
 
 
-OPS = (AtenMmOp, AtenMatmulOp, AtenLinearOp)
+OPS = (AtenMmOp, AtenBmmOp, AtenAddmmOp, AtenMatmulOp, AtenLinearOp)

@@ -24,3 +24,27 @@ func.func @torch.aten.linear(%x: !torch.vtensor<[?,4],f32>, %w: !torch.vtensor<[
   %0 = torch.aten.linear %x, %w, %b : !torch.vtensor<[?,4],f32>, !torch.vtensor<[3,4],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[?,3],f32>
   func.return %0 : !torch.vtensor<[?,3],f32>
 }
+
+// addmm scales the product and the broadcast bias in one elementwise generic.
+// CHECK-LABEL: func.func @torch.aten.addmm
+// CHECK: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+// CHECK: %[[BETA:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: arith.mulf %{{.*}}, %[[BETA]] : f32
+func.func @torch.aten.addmm(%bias: !torch.vtensor<[3],f32>, %a: !torch.vtensor<[?,4],f32>, %b: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[?,3],f32> {
+  %beta = torch.constant.float 0.5
+  %alpha = torch.constant.int 1
+  %0 = torch.aten.addmm %bias, %a, %b, %beta, %alpha : !torch.vtensor<[3],f32>, !torch.vtensor<[?,4],f32>, !torch.vtensor<[4,3],f32>, !torch.float, !torch.int -> !torch.vtensor<[?,3],f32>
+  func.return %0 : !torch.vtensor<[?,3],f32>
+}
+
+// With beta = 0 the bias is not read at all (torch ignores it, NaNs included).
+// CHECK-LABEL: func.func @torch.aten.addmm$beta_zero
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins(%{{.*}} : tensor<2x3xf32>)
+func.func @torch.aten.addmm$beta_zero(%bias: !torch.vtensor<[2,3],f32>, %a: !torch.vtensor<[2,4],f32>, %b: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.addmm %bias, %a, %b, %int0, %int1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[4,3],f32>, !torch.int, !torch.int -> !torch.vtensor<[2,3],f32>
+  func.return %0 : !torch.vtensor<[2,3],f32>
+}
