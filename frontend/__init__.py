@@ -1,28 +1,48 @@
-"""tsjit's user API: script functions into the torch dialect and run them compiled."""
+"""tsjit's user API: script functions and modules into the torch dialect and run them compiled."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
-
-from xdsl.dialects.builtin import ModuleOp
 
 # Load the `frontend.script` submodule before defining the `script` function below: the
 # import machinery binds a submodule as an attribute of its package when it first loads.
-from frontend import script as _script_module
+from frontend import script as _script_module  # noqa: F401
 from frontend.errors import ScriptError
 from frontend.function import ScriptFunction
+from frontend.module import ScriptMethod, ScriptModule, export, ignore
+from frontend.script_modules import is_module
+from frontend.scripting import script_function, script_module
 from lowering.pipeline import Stage
 
 
-def script(fn: Callable[..., Any]) -> ScriptFunction:
-    """Compile `fn`'s source to torch IR (like `torch.jit.script`); raises ScriptError."""
-    if isinstance(fn, ScriptFunction):
-        return fn
-    function = _script_module.FunctionScripter(fn).build()
-    module = ModuleOp([function])
-    module.verify()
-    return ScriptFunction(module, function.sym_name.data, fn)
+def script(obj: Any) -> Any:
+    """Compile a function or an `nn.Module` to torch IR (like `torch.jit.script`).
+
+    A function gives a `ScriptFunction`; a module (from `frontend.torch.nn` or `torch.nn`) a
+    `ScriptModule` with `forward` and the `@frontend.export` methods compiled. Raises
+    `ScriptError` pointing at the source of anything that cannot be scripted.
+    """
+    if isinstance(obj, ScriptFunction | ScriptModule):
+        return obj
+    if is_module(obj):
+        return script_module(obj)
+    if isinstance(obj, type):
+        raise ScriptError(
+            f"cannot script the class {obj.__name__}: script an instance",
+            hint=f"frontend.script({obj.__name__}(...))",
+        )
+    if not callable(obj):
+        raise ScriptError(f"cannot script a {type(obj).__name__}: expected a function or a module")
+    return script_function(obj)
 
 
-__all__ = ["ScriptError", "ScriptFunction", "Stage", "script"]
+__all__ = [
+    "ScriptError",
+    "ScriptFunction",
+    "ScriptMethod",
+    "ScriptModule",
+    "Stage",
+    "export",
+    "ignore",
+    "script",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -120,7 +121,7 @@ class ScriptFunction:
                     f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
                     f"{_first_line(err)}"
                 ) from err
-            compiled = CompiledCall(source, compile_function(source, self.name))
+            compiled = CompiledCall(source, compile_function(source, python_name(self.name)))
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled
@@ -148,6 +149,11 @@ class ScriptFunction:
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"
+
+
+def python_name(symbol: str) -> str:
+    """The generated function's name for an IR symbol (`@MyCell.forward` -> `MyCell_forward`)."""
+    return re.sub(r"\W", "_", symbol)
 
 
 def _is_tensor(t: Attribute) -> bool:

@@ -69,6 +69,8 @@ def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
             f"{fn_name}(): argument '{arg.name}' must have rank {declared.rank}, got shape "
             f"{list(value.shape)}"
         )
+    if declared.sizes is not None and tuple(declared.sizes) == value.shape:
+        return ValueTensorType(list(value.shape), dtype)  # a module's weight: its exact shape
     return ValueTensorType([1 if d == 1 else DYN for d in value.shape], dtype)
 
 

@@ -17,10 +17,12 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from dialects.torch.meta import ShapeError
 from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
 from frontend.binding import BindError
-from frontend.builder import IRBuilder, Value, kind_of
+from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
+from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, Frame, FunctionFrame
+from frontend.script_modules import MethodValue, ModulesMixin, ModuleValue, is_module
 from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
@@ -78,20 +80,40 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     return node, SourceFile(filename, dedented.splitlines(), first_line, indent)
 
 
-class FunctionScripter(ControlFlowMixin, ValuesMixin):
-    """Walks one function's `ast`, keeping an environment of variable -> Value."""
+class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
+    """Walks one function's `ast`, keeping an environment of variable -> Value.
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    `compilation` collects the callees scripted on demand; `self_value` binds the first
+    parameter of a method to its module; `arg_types` and `constants` specialize a callee for
+    its call site (types for unannotated arguments, Python values bound as constants).
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        compilation: Compilation | None = None,
+        *,
+        self_value: ModuleValue | None = None,
+        arg_types: dict[str, Attribute] | None = None,
+        constants: dict[str, Any] | None = None,
+        name: str | None = None,
+    ) -> None:
         self.fn = fn
         self.node, self.source = load_source(fn)
         self.globals: dict[str, Any] = dict(getattr(fn, "__globals__", {}))
         closure = inspect.getclosurevars(fn) if inspect.isfunction(fn) else None
         if closure is not None:
             self.globals.update(closure.nonlocals)
+        self.compilation = compilation or Compilation()
+        self.self_value = self_value
+        self.call_types = arg_types or {}
+        self.constants = constants or {}
+        self.name = name or self.node.name
         self.env: dict[str, Value] = {}
         self.unusable: dict[str, Unusable] = {}
         self.assignments: dict[str, ast.AST] = {}  # variable -> its latest assignment, for errors
         self.frames: list[Frame] = [FunctionFrame()]
+        self.param_args: dict[str, SSAValue] = {}
 
     # ---- errors ----
 
@@ -101,11 +123,19 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
     # ---- the function ----
 
     def build(self) -> func.FuncOp:
-        arg_types = self.argument_types()
+        """The function alone (its callees are in `self.compilation`)."""
+        return self.build_function().op
+
+    def build_function(self) -> ScriptedFunction:
+        parameters = self.parameters()
+        runtime = [a for a in parameters if a.arg not in self.constants]
+        arg_types = [self.argument_type(a) for a in runtime]
         block = Block(arg_types=arg_types)
-        for arg, node in zip(block.args, self.node.args.args):
+        self.entry_block = block
+        for arg, node in zip(block.args, runtime):
             arg.name_hint = node.arg
             self.env[node.arg] = arg
+        self.env.update(self.constants)
         self.builder = IRBuilder(block)
         leaf = self.block_list(self.node.body)
         if leaf is None:
@@ -113,10 +143,13 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
                 self.node, f"{self.node.name}() must end with a `return` of its result"
             )
         block.add_op(func.ReturnOp(*leaf.values))
-        function_type = FunctionType.from_lists(arg_types, [r.type for r in leaf.values])
-        return func.FuncOp(self.node.name, function_type, Region(block))
+        inputs = [a.type for a in block.args]
+        function_type = FunctionType.from_lists(inputs, [r.type for r in leaf.values])
+        op = func.FuncOp(self.name, function_type, Region(block))
+        return ScriptedFunction(op, list(self.param_args))
 
-    def argument_types(self) -> list[Attribute]:
+    def parameters(self) -> list[ast.arg]:
+        """The function's arguments, without `self` for a method."""
         args = self.node.args
         for extra, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
             if extra is not None:
@@ -132,7 +165,26 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
                 "keyword-only and positional-only arguments are not supported",
                 "use plain positional arguments",
             )
-        return [self.annotation_type(a) for a in args.args]
+        if self.self_value is None:
+            return list(args.args)
+        if not args.args:
+            raise self.error(self.node, f"method {self.node.name}() has no `self` argument")
+        self.env[args.args[0].arg] = self.self_value
+        return list(args.args[1:])
+
+    def argument_type(self, arg: ast.arg) -> Attribute:
+        """The annotation's type; unannotated: the call site's type, else a tensor."""
+        declared = self.annotation_type(arg)
+        given = self.call_types.get(arg.arg)
+        if given is None:
+            return declared
+        if arg.annotation is not None and kind_of_type(given) != kind_of_type(declared):
+            raise self.error(
+                arg,
+                f"argument `{arg.arg}` is declared {ast.unparse(arg.annotation)} but the call "
+                f"passes {kind_of_type(given)}",
+            )
+        return given if arg.annotation is None else declared
 
     def annotation_type(self, arg: ast.arg) -> Attribute:
         if arg.annotation is None:
@@ -224,12 +276,12 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
         return method(node)
 
     def expr_Constant(self, node: ast.Constant) -> Value:  # noqa: N802
-        if node.value is None or isinstance(node.value, bool | int | float):
+        if node.value is None or isinstance(node.value, bool | int | float | str):
             return node.value
         raise self.error(
             node,
             f"constant {node.value!r} of type {type(node.value).__name__} is not supported",
-            "use int, float, bool or None",
+            "use int, float, bool, str or None",
         )
 
     def expr_Name(self, node: ast.Name) -> Value:  # noqa: N802
@@ -245,8 +297,9 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
         raise self.error(node, f"undefined name `{node.id}`")
 
     def python_value(self, node: ast.AST, obj: Any) -> Value:
-        """Numbers named from outside the function are constants; anything else a PyObject."""
-        if isinstance(obj, bool | int | float) or obj is None:
+        """Numbers and strings named from outside the function are constants; anything else a
+        PyObject."""
+        if isinstance(obj, bool | int | float | str) or obj is None:
             return obj
         return PyObject(obj)
 
@@ -258,6 +311,8 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:  # noqa: N802
         base = self.expr(node.value)
+        if isinstance(base, ModuleValue):
+            return self.module_attribute(node, base)
         if isinstance(base, PyObject):
             if not hasattr(base.obj, node.attr):
                 raise self.error(
@@ -332,21 +387,33 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
 
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
-        args = [self.expr(a) for a in node.args]
-        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
         if any(k.arg is None for k in node.keywords) or any(
             isinstance(a, ast.Starred) for a in node.args
         ):
             raise self.error(node, "`*args`/`**kwargs` in calls are not supported")
+        args = [self.expr(a) for a in node.args]
+        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
         if isinstance(node.func, ast.Attribute):
             receiver = self.expr(node.func.value)
+            if isinstance(receiver, ModuleValue):
+                return self.call_value(
+                    node, self.module_attribute(node.func, receiver), args, kwargs
+                )
             if node.func.attr == "size" and kind_of(receiver) == "Tensor":
                 shape = self.size_call(node, receiver)
                 if shape is not None:
                     return shape
             if not isinstance(receiver, PyObject):
                 return self.method_call(node, receiver, node.func.attr, args, kwargs)
-        callee = self.expr(node.func)
+        return self.call_value(node, self.expr(node.func), args, kwargs)
+
+    def call_value(
+        self, node: ast.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        if isinstance(callee, MethodValue):
+            return self.call_method(node, callee, args, kwargs)
+        if isinstance(callee, ModuleValue):
+            return self.call_module(node, callee, args, kwargs)
         if not isinstance(callee, PyObject):
             raise self.error(node.func, f"a {kind_of(callee)} is not callable")
         return self.function_call(node, callee.obj, args, kwargs)
@@ -375,15 +442,20 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
         if builtin is not None:
             return builtin
         candidates = ops_for_object(obj)
-        if not candidates:
-            name = getattr(obj, "__qualname__", repr(obj))
-            raise self.error(
-                node.func,
-                f"unknown function `{ast.unparse(node.func)}` ({name})",
-                "only registered torch ops (see the README's op table) can be "
-                "called from scripted code",
-            )
-        return self.result(self.emit(node, candidates, args, kwargs))
+        if candidates:
+            return self.result(self.emit(node, candidates, args, kwargs))
+        python_fn = scriptable_function(obj)
+        if python_fn is not None:
+            callee = Callee(python_fn, getattr(python_fn, "__name__", "fn"))
+            return self.call_scripted(node, callee, args, kwargs)
+        name = getattr(obj, "__qualname__", type(obj).__name__)
+        hint = (
+            "a module must be an attribute of `self` (a submodule) to be called"
+            if is_module(obj)
+            else "call registered torch ops (see the README's op table) or Python functions "
+            "defined in a .py file"
+        )
+        raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
 
     @staticmethod
     def result(results: list[SSAValue]) -> Value:
@@ -402,7 +474,20 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin):
 
 
 def _is_constant(value: Value) -> bool:
-    return isinstance(value, int | float) or value is None
+    return isinstance(value, int | float | str) or value is None
+
+
+def scriptable_function(obj: Any) -> Callable[..., Any] | None:
+    """The Python function behind `obj` if it can be scripted as a callee, else None."""
+    from frontend.function import ScriptFunction
+
+    if isinstance(obj, ScriptFunction):
+        return obj.python_fn
+    if inspect.isfunction(obj):
+        if getattr(obj, "__tsjit_ignore__", False):
+            return None
+        return obj
+    return None
 
 
 _STATEMENT_HINTS: dict[type[ast.stmt], str] = {

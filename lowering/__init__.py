@@ -11,6 +11,11 @@ from xdsl.utils.target import Target
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> lazy class. Every project pass is listed here once."""
 
+    def torch_inline() -> type[ModulePass]:
+        from lowering.torch_inline import TorchInlinePass
+
+        return TorchInlinePass
+
     def torch_refine_types() -> type[ModulePass]:
         from lowering.torch_refine_types import TorchRefineTypesPass
 
@@ -32,6 +37,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return ConvertLinalgToParallelLoopsPass
 
     return {
+        "torch-inline": torch_inline,
         "torch-refine-types": torch_refine_types,
         "convert-torch-to-linalg": convert_torch_to_linalg,
         "linalg-bufferize": linalg_bufferize,

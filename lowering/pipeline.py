@@ -14,7 +14,6 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
-from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 from lowering import contracts
 
@@ -62,11 +61,17 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     """The passes that produce `stage` from the stage before it."""
     from lowering.linalg_bufferize import LinalgBufferizePass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
+    from lowering.torch_inline import TorchInlinePass
+    from lowering.torch_passes import torch_optimization_passes
     from lowering.torch_refine_types import TorchRefineTypesPass
     from lowering.torch_to_linalg import ConvertTorchToLinalgPass
 
     table: dict[Stage, list[ModulePass]] = {
-        Stage.TORCH_OPT: [TorchRefineTypesPass(signature=signature), DeadCodeElimination()],
+        Stage.TORCH_OPT: [
+            TorchInlinePass(),
+            TorchRefineTypesPass(signature=signature),
+            *torch_optimization_passes(),
+        ],
         Stage.LINALG: [
             ConvertTorchToLinalgPass(),
             CanonicalizePass(),
