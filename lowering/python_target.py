@@ -72,7 +72,7 @@ BINOPS: dict[type[Operation], str] = {
     arith.AddfOp: "+", arith.SubfOp: "-", arith.MulfOp: "*", arith.DivfOp: "/",
     arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.FloorDivSIOp: "//",
     arith.AndIOp: "&", arith.OrIOp: "|", arith.XOrIOp: "^",
-    arith.ShLIOp: "<<", arith.ShRSIOp: ">>", math.FPowIOp: "**",
+    arith.ShLIOp: "<<", arith.ShRSIOp: ">>", math.FPowIOp: "**", math.IPowIOp: "**",
 }
 
 # numba keeps float32 through all of these (measured: math.tanh(f32) -> f32); math.floor,
