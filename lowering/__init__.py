@@ -21,6 +21,14 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TorchRefineTypesPass
 
+    def torch_pass(class_name: str) -> Callable[[], type[ModulePass]]:
+        def load() -> type[ModulePass]:
+            import lowering.torch_passes
+
+            return getattr(lowering.torch_passes, class_name)
+
+        return load
+
     def convert_torch_to_linalg() -> type[ModulePass]:
         from lowering.torch_to_linalg import ConvertTorchToLinalgPass
 
@@ -39,6 +47,10 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "torch-inline": torch_inline,
         "torch-refine-types": torch_refine_types,
+        "torch-canonicalize": torch_pass("TorchCanonicalizePass"),
+        "torch-dce": torch_pass("TorchDeadCodeEliminationPass"),
+        "torch-unroll-loops": torch_pass("TorchUnrollLoopsPass"),
+        "torch-decompose": torch_pass("TorchDecomposePass"),
         "convert-torch-to-linalg": convert_torch_to_linalg,
         "linalg-bufferize": linalg_bufferize,
         "convert-linalg-to-parallel-loops": linalg_to_parallel_loops,

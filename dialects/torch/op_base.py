@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, NoneAttr, TensorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -146,6 +146,21 @@ class TorchOp(IRDLOperation):
         results = out if isinstance(out, tuple) else (out,)
         cast = tuple(_cast_result(r, t) for r, t in zip(results, types, strict=True))
         return cast if isinstance(out, tuple) else cast[0]
+
+    # ---- optimization hooks (read by torch-canonicalize and torch-decompose) ----
+
+    def fold(self) -> Sequence[Any] | None:
+        """Simpler values for this op's results, or None to keep the op.
+
+        One entry per result: an existing SSA value whose type admits the result's, or a
+        Python scalar that becomes a `torch.constant.*`. An op may instead update its own
+        operands in place and return its own results (e.g. reshape of a reshape).
+        """
+        return None
+
+    def decompose(self) -> Sequence[Operation] | None:
+        """New ops computing this op from core ops (the last op's results replace it), or None."""
+        return None
 
     # ---- IR helpers ----
 

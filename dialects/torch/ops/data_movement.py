@@ -8,6 +8,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch.folding import fold_static_size
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
@@ -126,6 +127,9 @@ class AtenSizeIntOp(TorchOp):
     def eager(x: Any, dim: int) -> Any:
         return int(x.shape[dim])
 
+    def fold(self) -> Any:
+        return fold_static_size(self.self_, self.dim)
+
 
 @torch_op
 class AtenDimOp(TorchOp):
@@ -145,6 +149,9 @@ class AtenDimOp(TorchOp):
     @staticmethod
     def eager(x: Any) -> Any:
         return int(x.ndim)
+
+    def fold(self) -> Any:
+        return fold_static_size(self.self_)
 
 
 @torch_op
@@ -167,6 +174,9 @@ class AtenLenTensorOp(TorchOp):
     @staticmethod
     def eager(t: Any) -> Any:
         return len(t)
+
+    def fold(self) -> Any:
+        return fold_static_size(self.t, 0)
 
 
 OPS = (AtenSelectIntOp, AtenSliceTensorOp, AtenSizeIntOp, AtenDimOp, AtenLenTensorOp)

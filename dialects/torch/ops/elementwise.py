@@ -15,6 +15,7 @@ from dialects.torch.families import (
     ComparisonMixin,
     UnaryOp,
 )
+from dialects.torch.folding import fold_to_self
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.scalar_builder import ScalarBuilder
@@ -54,6 +55,10 @@ class _Add:
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue, alpha: SSAValue) -> SSAValue:
         return b.add(x, b.mul(y, alpha))
 
+    def fold(self) -> Any:
+        """`x + 0 -> x` (like inductor; only a -0.0 in x would have become +0.0)."""
+        return fold_to_self(self, lambda other, alpha: other * alpha == 0)  # type: ignore[arg-type]
+
 
 @torch_op
 class AtenAddTensorOp(_Add, BinaryAlphaOp):
@@ -88,6 +93,9 @@ class _Sub:
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue, alpha: SSAValue) -> SSAValue:
         return b.sub(x, b.mul(y, alpha))
+
+    def fold(self) -> Any:
+        return fold_to_self(self, lambda other, alpha: other * alpha == 0)  # type: ignore[arg-type]
 
 
 @torch_op
@@ -137,6 +145,9 @@ class _Mul:
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
         return b.mul(x, y)
 
+    def fold(self) -> Any:
+        return fold_to_self(self, lambda other: other == 1)  # type: ignore[arg-type]
+
 
 @torch_op
 class AtenMulTensorOp(_Mul, BinaryOp):
@@ -168,6 +179,9 @@ class _Div:
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
         return b.div(x, y)
+
+    def fold(self) -> Any:
+        return fold_to_self(self, lambda other: other == 1)  # type: ignore[arg-type]
 
 
 @torch_op

@@ -266,7 +266,7 @@ class PrimIfYieldOp(IRDLOperation):
 
     name = "torch.prim.If.yield"
     values = var_operand_def()
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PrimIfOp)))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PrimIfOp), Pure()))
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, values: list[SSAValue]) -> None:
@@ -318,7 +318,7 @@ class PrimLoopConditionOp(IRDLOperation):
     name = "torch.prim.Loop.condition"
     should_continue = operand_def(BoolType)
     iter_args = var_operand_def()
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PrimLoopOp)))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PrimLoopOp), Pure()))
     assembly_format = (
         "$should_continue `,` `iter` `(` ($iter_args^ `:` type($iter_args))? `)` attr-dict"
     )

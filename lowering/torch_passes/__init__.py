@@ -1,0 +1,39 @@
+"""Optimizations on the torch dialect (stage `torch-opt`), each a named pass for `xdsl-opt -p`.
+
+- `torch-canonicalize` (`canonicalize.py`): constant folding and the ops' `fold` hooks,
+  branches on constants, loops that never run.
+- `torch-dce` (`dce.py`): dead ops, unused `prim.If` results and loop-carried values.
+- `torch-unroll-loops` (`unroll_loops.py`): `prim.Loop`s with a small constant trip count.
+- `torch-decompose` (`decompose.py`): composite ops into the core set via `decompose` hooks.
+CSE is xDSL's `cse`: torch ops are Pure and it already scopes through `prim` regions.
+"""
+
+from __future__ import annotations
+
+from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+from lowering.torch_passes.canonicalize import TorchCanonicalizePass
+from lowering.torch_passes.dce import TorchDeadCodeEliminationPass
+from lowering.torch_passes.decompose import TorchDecomposePass
+from lowering.torch_passes.unroll_loops import TorchUnrollLoopsPass
+
+__all__ = [
+    "TorchCanonicalizePass",
+    "TorchDeadCodeEliminationPass",
+    "TorchDecomposePass",
+    "TorchUnrollLoopsPass",
+    "torch_optimization_passes",
+]
+
+
+def torch_optimization_passes() -> list[ModulePass]:
+    """The torch-opt stage after type refinement: fold, unroll, fold again, decompose, clean up."""
+    return [
+        TorchCanonicalizePass(),
+        TorchUnrollLoopsPass(),
+        TorchCanonicalizePass(),
+        TorchDecomposePass(),
+        CommonSubexpressionElimination(),
+        TorchDeadCodeEliminationPass(),
+    ]

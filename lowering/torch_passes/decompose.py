@@ -1,0 +1,66 @@
+"""Rewrites composite torch ops into the core op set (`torch-decompose`).
+
+**Expects:** `func.func`s in the torch dialect, typed (a decomposition may read shapes).
+**Produces:** every op that defines a `decompose` hook replaced by the ops the hook builds,
+repeated until no such op is left (a decomposition may produce ops that decompose further),
+and every type recomputed from the shape rules when anything changed.
+
+The *core set* is every registered op without a `decompose` hook: those are lowered directly by
+`convert-torch-to-linalg` (elementwise ops from their payload, reductions, matmul/mm/linear,
+data movement, scalar ops and `prim` control flow). An op gets a hook only when its direct
+lowering would not exist or would be slower than its decomposition: `rsub` or `linear`, for
+example, keep their own lowerings, which fuse what a decomposition would split into several
+loops. `decomposable_ops()` lists the ops with a hook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from dialects.torch.op_base import TorchOp
+from lowering.torch_passes.ir_utils import refine_module
+
+
+def decomposable_ops() -> list[type[TorchOp]]:
+    """The registered ops outside the core set: those that define a `decompose` hook."""
+    from dialects.torch.registry import ATEN_OPS
+
+    return [op for op in ATEN_OPS if op.decompose is not TorchOp.decompose]
+
+
+class ApplyDecomposeHook(RewritePattern):
+    """An op with a `decompose` hook becomes the ops the hook builds."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, TorchOp):
+            return
+        new_ops = op.decompose()
+        if not new_ops:
+            return
+        rewriter.replace(op, list(new_ops))
+
+
+@dataclass(frozen=True)
+class TorchDecomposePass(ModulePass):
+    """Composite ops into the core set, driven by the ops' `decompose` hooks."""
+
+    name = "torch-decompose"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = PatternRewriteWalker(
+            GreedyRewritePatternApplier([ApplyDecomposeHook()], dce_enabled=False),
+            apply_recursively=True,
+        ).rewrite_module(op)
+        if changed:
+            refine_module(op)
