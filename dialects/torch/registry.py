@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from dialects.torch.op_base import TorchOp
-from dialects.torch.ops import data_movement, elementwise, linear, prim, reduction, scalar
+from dialects.torch.ops import (
+    data_movement,
+    elementwise,
+    linear,
+    prim,
+    reduction,
+    scalar,
+    views,
+)
 
 ATEN_OPS: tuple[type[TorchOp], ...] = (
     *elementwise.OPS,
@@ -11,6 +19,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *linear.OPS,
     *scalar.OPS,
     *data_movement.OPS,
+    *views.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -39,6 +39,7 @@ from lowering.torch_to_linalg import (
     linear,
     reduction,
     scalars,
+    views,
 )
 from lowering.torch_to_linalg.utils import to_builtin_type
 
@@ -49,6 +50,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *scalars.PATTERNS,
     *control_flow.PATTERNS,
     *data_movement.PATTERNS,
+    *views.PATTERNS,
 )
 
 

@@ -56,8 +56,8 @@ def run_compiled(op: type[TorchOp], values: list[Any]) -> Any:
 
 
 def assert_same(actual: Any, expected: Any) -> None:
-    actual_t = actual if isinstance(actual, tuple) else (actual,)
-    expected_t = expected if isinstance(expected, tuple) else (expected,)
+    actual_t = tuple(actual) if isinstance(actual, tuple | list) else (actual,)
+    expected_t = tuple(expected) if isinstance(expected, tuple | list) else (expected,)
     assert len(actual_t) == len(expected_t)
     for a, e in zip(actual_t, expected_t):
         a, e = np.asarray(a), np.asarray(e)

@@ -26,6 +26,8 @@ def test_compiled_matches_eager(op: Any, index: int, sample: Any) -> None:
 
 
 def torch_function(op: Any) -> Any:
+    """The PyTorch callable of the op's first `torch.*` / `F.*` spelling, else of its first
+    `Tensor.*` method spelling (called on the first argument)."""
     import torch
     import torch.nn.functional as F
 
@@ -34,7 +36,29 @@ def torch_function(op: Any) -> Any:
         module = {"torch": torch, "F": F}.get(prefix)
         if module is not None and hasattr(module, name):
             return getattr(module, name)
+    for spelling in op.PY_NAMES:
+        prefix, _, name = spelling.partition(".")
+        if prefix == "Tensor" and hasattr(torch.Tensor, name):
+            return lambda self, *args, **kwargs: getattr(self, name)(*args, **kwargs)
     return None
+
+
+def to_torch(value: Any) -> Any:
+    import torch
+
+    if isinstance(value, np.ndarray):
+        return torch.from_numpy(value)
+    if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
+        return [to_torch(v) for v in value]
+    return value
+
+
+def from_torch(value: Any) -> Any:
+    import torch
+
+    if isinstance(value, list | tuple):
+        return tuple(from_torch(v) for v in value)
+    return value.numpy() if isinstance(value, torch.Tensor) else value
 
 
 @pytest.mark.parametrize(("op", "index", "sample"), CASES, ids=IDS)
@@ -42,18 +66,13 @@ def test_eager_matches_pytorch(op: Any, index: int, sample: Any) -> None:
     torch = pytest.importorskip("torch")
     fn = torch_function(op)
     if fn is None:
-        pytest.skip(f"{op.name} has no torch.* spelling")
+        pytest.skip(f"{op.name} has no torch.* or Tensor.* spelling")
     args, kwargs = sample_inputs(sample)
     values = bound_arguments(op, args, kwargs)
-    to_torch = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
-    if "dtype" in kwargs:  # the IR spells dtypes as ScalarType codes
+    if "dtype" in kwargs and kwargs["dtype"] is not None:  # the IR spells dtypes as codes
         kwargs = {**kwargs, "dtype": getattr(torch, dtype_of_code(kwargs["dtype"]).name)}
-    expected = fn(*to_torch, **kwargs)
-    expected = tuple(expected) if isinstance(expected, tuple) else expected
-    as_numpy = (
-        tuple(t.numpy() for t in expected) if isinstance(expected, tuple) else expected.numpy()
-    )
-    assert_same(op.run_eager(*values), as_numpy)
+    expected = from_torch(fn(*[to_torch(a) for a in args], **kwargs))
+    assert_same(op.run_eager(*values), expected)
 
 
 def test_harness_imports_only_repo_packages() -> None:
