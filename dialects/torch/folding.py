@@ -77,3 +77,84 @@ def fold_static_size(tensor: SSAValue, dim: SSAValue | int | None = None) -> Seq
         return None
     size = sizes[index]
     return None if size == DYN else [size]
+
+
+# ---- data movement: ops that undo each other or change nothing ----
+
+
+def _constant_dims(tensor: SSAValue, dims: Sequence[SSAValue | int]) -> list[int] | None:
+    """Constant dims made non-negative against `tensor`'s rank; None if unknown or invalid."""
+    typ = tensor.type
+    rank = typ.rank if isinstance(typ, ValueTensorType) else None
+    values = [d if isinstance(d, int) else constant_value(d) for d in dims]
+    if rank is None or not all(isinstance(v, int) and -rank <= v < max(rank, 1) for v in values):
+        return None
+    return [v % max(rank, 1) for v in values]
+
+
+def fold_same_type(op: TorchOp) -> Sequence[SSAValue] | None:
+    """`[self]` for a shape-only op whose result type is exactly `self`'s, fully known.
+
+    At most one dim may be `?` and none 0: then equal types force equal shapes for ops that
+    keep the element count (reshape, squeeze, flatten).
+    """
+    x = op.operands[0]
+    if not is_fully_typed_as(x, op.results[0].type):
+        return None
+    sizes = x.type.sizes or ()  # type: ignore[attr-defined]
+    return [x] if sizes.count(DYN) <= 1 and 0 not in sizes else None
+
+
+def fold_reshape(op: TorchOp, reshapes: tuple[type[TorchOp], ...]) -> Sequence[Any] | None:
+    """Reshape of a reshape reads the first one's input (in place); an identity is `self`."""
+    inner = op.operands[0].owner
+    if isinstance(inner, reshapes):
+        op.operands = (inner.operands[0], *op.operands[1:])
+        return list(op.results)
+    return fold_same_type(op)
+
+
+def fold_double_transpose(op: TorchOp) -> Sequence[SSAValue] | None:
+    """`transpose(transpose(x, a, b), a, b) -> x`; `transpose(x, a, a) -> x`."""
+    x = op.operands[0]
+    dims = _constant_dims(x, op.operands[1:])
+    if dims is None:
+        return None
+    if dims[0] == dims[1]:
+        return [x]
+    inner = x.owner
+    if not isinstance(inner, type(op)):
+        return None
+    inner_dims = _constant_dims(inner.operands[0], inner.operands[1:])
+    return [inner.operands[0]] if inner_dims and set(inner_dims) == set(dims) else None
+
+
+def fold_double_permute(op: TorchOp) -> Sequence[SSAValue] | None:
+    """`permute(x, identity) -> x`; permutes that compose to the identity give `x`."""
+    x = op.operands[0]
+    order = constant_value(op.operands[1])
+    dims = _constant_dims(x, order) if isinstance(order, list) else None
+    if dims is None:
+        return None
+    if dims == sorted(dims):
+        return [x]
+    inner = x.owner
+    if not isinstance(inner, type(op)):
+        return None
+    inner_order = constant_value(inner.operands[1])
+    inner_dims = (
+        _constant_dims(inner.operands[0], inner_order) if isinstance(inner_order, list) else None
+    )
+    if inner_dims is None or [inner_dims[d] for d in dims] != sorted(dims):
+        return None
+    return [inner.operands[0]]
+
+
+def fold_double_t(op: TorchOp) -> Sequence[SSAValue] | None:
+    """`t(x) -> x` for 0-D and 1-D `x`; `t(t(x)) -> x`."""
+    x = op.operands[0]
+    rank = x.type.rank if isinstance(x.type, ValueTensorType) else None
+    if rank is not None and rank <= 1:
+        return [x]
+    inner = x.owner
+    return [inner.operands[0]] if isinstance(inner, type(op)) else None

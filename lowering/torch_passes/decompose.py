@@ -28,8 +28,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from dialects.torch.op_base import TorchOp
-from lowering.torch_passes.ir_utils import refine_module
+from dialects.torch.op_base import ConstantLikeOp, TorchOp
+from dialects.torch.ops.prim import PrimListConstructOp
+from lowering.torch_passes.ir_utils import constant_name, refine_module
 
 
 def decomposable_ops() -> list[type[TorchOp]]:
@@ -49,6 +50,9 @@ class ApplyDecomposeHook(RewritePattern):
         if not new_ops:
             return
         rewriter.replace(op, list(new_ops))
+        for new in new_ops:  # `replace` gave every new value the old name
+            if isinstance(new, ConstantLikeOp) and not isinstance(new, PrimListConstructOp):
+                new.results[0].name_hint = constant_name(new.python_value())
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,18 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch.folding import (
+    fold_double_permute,
+    fold_double_t,
+    fold_double_transpose,
+    fold_reshape,
+    fold_same_type,
+)
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import constant_dim
+from dialects.torch.ops.prim import ConstantIntOp
 from dialects.torch.ops.shapes import expand_shape, size_list, static_dims, view_shape
 from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
 
@@ -42,6 +50,9 @@ class _ViewBase(TorchOp):
     @staticmethod
     def eager(x: Any, size: Any) -> Any:
         return np.reshape(x, size)
+
+    def fold(self) -> Any:
+        return fold_reshape(self, (_ViewBase, AtenFlattenUsingIntsOp))
 
 
 @torch_op
@@ -117,6 +128,9 @@ class AtenFlattenUsingIntsOp(TorchOp):
         assert isinstance(typ, ValueTensorType)
         return np.reshape(x, typ.sizes)
 
+    def fold(self) -> Any:
+        return fold_same_type(self)
+
 
 # ---- squeeze / unsqueeze ----
 
@@ -175,6 +189,9 @@ class AtenSqueezeDimOp(TorchOp):
         if x.ndim == 0 or x.shape[dim] != 1:
             return x
         return np.squeeze(x, axis=dim)
+
+    def fold(self) -> Any:
+        return fold_same_type(self)
 
 
 @torch_op
@@ -249,6 +266,9 @@ class AtenPermuteOp(TorchOp):
     def eager(x: Any, dims: Any) -> Any:
         return np.transpose(x, dims)
 
+    def fold(self) -> Any:
+        return fold_double_permute(self)
+
 
 @torch_op
 class AtenTransposeIntOp(TorchOp):
@@ -279,6 +299,9 @@ class AtenTransposeIntOp(TorchOp):
     def eager(x: Any, dim0: int, dim1: int) -> Any:
         return x if x.ndim == 0 else np.swapaxes(x, dim0, dim1)
 
+    def fold(self) -> Any:
+        return fold_double_transpose(self)
+
 
 @torch_op
 class AtenTOp(TorchOp):
@@ -306,6 +329,17 @@ class AtenTOp(TorchOp):
     def eager(x: Any) -> Any:
         return x.T
 
+    def fold(self) -> Any:
+        return fold_double_t(self)
+
+    def decompose(self) -> Any:
+        """`transpose(x, 0, 1)` (same lowering; transpose folds then see through it)."""
+        rank = self.self_.type.rank  # type: ignore[attr-defined]
+        if rank != 2:
+            return None
+        dims = [ConstantIntOp(0), ConstantIntOp(1)]
+        return [*dims, AtenTransposeIntOp.build([self.self_, *(d.result for d in dims)])]
+
 
 @torch_op
 class AtenContiguousOp(TorchOp):
@@ -326,6 +360,9 @@ class AtenContiguousOp(TorchOp):
     @staticmethod
     def eager(x: Any, memory_format: int = 0) -> Any:
         return x
+
+    def fold(self) -> Any:
+        return [self.self_]
 
 
 # ---- expand / repeat ----
