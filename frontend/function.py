@@ -43,6 +43,8 @@ class ScriptFunction:
         self._checked_shapes: set[tuple[Any, ...]] = set()
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
+        self.variants: Any = None  # frontend.variants.Variants for structured arguments
+        self.result_structure: Any = None  # nested tuples of the results (None: as returned)
 
     def _entry(self) -> func.FuncOp:
         for op in self.module.ops:
@@ -92,7 +94,11 @@ class ScriptFunction:
 
     # ---- calls ----
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.variants is not None:
+            return self.variants(args, kwargs)
+        if kwargs:
+            args = bind_keywords(self, args, kwargs)
         if len(args) != len(self.arguments):
             raise TypeError(
                 f"{self.name}() takes {len(self.arguments)} argument"
@@ -105,6 +111,10 @@ class ScriptFunction:
         compiled = self._compiled.get(signature) or self._compile(signature)
         self._check_shapes(signature, values)
         result = compiled.kernel(*[prepare(v) for v in values])
+        if self.result_structure is not None:
+            from frontend.script_control import regroup_tuples
+
+            result = regroup_tuples(list(result), self.result_structure)
         return to_caller_kind(result, as_torch)
 
     def _compile(self, signature: Signature) -> CompiledCall:
@@ -149,6 +159,22 @@ class ScriptFunction:
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"
+
+
+def bind_keywords(
+    fn: ScriptFunction, args: tuple[Any, ...], kwargs: dict[str, Any], method: bool = False
+) -> tuple[Any, ...]:
+    """Positional arguments for a call with keywords, bound like the Python function."""
+    import inspect
+
+    if fn.python_fn is None:
+        raise TypeError(f"{fn.name}() takes no keyword arguments")
+    parameters = list(inspect.signature(fn.python_fn).parameters.values())[int(method) :]
+    try:
+        bound = inspect.Signature(parameters).bind(*args, **kwargs)
+    except TypeError as err:
+        raise TypeError(f"{fn.name}(): {err}") from None
+    return tuple(bound.arguments.values())
 
 
 def python_name(symbol: str) -> str:

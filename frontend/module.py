@@ -2,7 +2,7 @@
 
 `frontend.script(module)` scripts `forward` and every method marked `@frontend.export`. Each
 method is a `ScriptFunction` whose leading arguments are the parameters and buffers it reads
-(`%linear.weight`); a call passes their current values, so `load_state_dict` on the original
+(`%self.linear.weight`); a call passes their current values, so `load_state_dict` on the original
 module is seen by the next call without recompiling. Submodules are reachable as attributes
 (`scripted.linear`, itself a `ScriptModule`), and everything else (parameters, plain
 attributes, `state_dict()`) reads through to the original module.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from frontend.function import ScriptFunction
+from frontend.function import ScriptFunction, bind_keywords
 from frontend.script_modules import is_module, resolve_path, tensor_array
 
 
@@ -59,6 +59,7 @@ class ScriptMethod:
         self.name = name
         self.function = function
         self.param_paths = params
+        self.variants: Any = None  # frontend.variants.Variants for structured arguments
 
     @property
     def graph(self) -> str:
@@ -80,7 +81,11 @@ class ScriptMethod:
             values.append(array)
         return values
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.variants is not None:
+            return self.variants(args, kwargs)
+        if kwargs:
+            args = bind_keywords(self.function, args, kwargs, method=True)
         user = len(self.function.arguments) - len(self.param_paths)
         if len(args) != user:
             raise TypeError(
@@ -107,10 +112,10 @@ class ScriptModule:
 
     # ---- methods ----
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if "forward" not in self.methods:
             raise TypeError(f"{self.original_name} has no forward method")
-        return self.methods["forward"](*args)
+        return self.methods["forward"](*args, **kwargs)
 
     @property
     def forward(self) -> ScriptMethod:

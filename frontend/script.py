@@ -15,7 +15,8 @@ from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.meta import ShapeError
-from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
+from dialects.torch.types import ValueTensorType
+from frontend.annotations import ArgSpec, admits, parse_annotation
 from frontend.binding import BindError
 from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
@@ -44,12 +45,6 @@ _COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
     ast.LtE: ("le", "ge", operator.le),
     ast.Eq: ("eq", "eq", operator.eq),
     ast.NotEq: ("ne", "ne", operator.ne),
-}
-_ANNOTATIONS: dict[str, Attribute] = {
-    "Tensor": UNKNOWN_TENSOR,
-    "int": IntType(),
-    "float": FloatType(),
-    "bool": BoolType(),
 }
 
 
@@ -114,6 +109,7 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         self.assignments: dict[str, ast.AST] = {}  # variable -> its latest assignment, for errors
         self.frames: list[Frame] = [FunctionFrame()]
         self.param_args: dict[str, SSAValue] = {}
+        self.tensor_loops: dict[ast.For, SSAValue] = {}  # `for row in x`: x, evaluated once
 
     # ---- errors ----
 
@@ -129,12 +125,15 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
     def build_function(self) -> ScriptedFunction:
         parameters = self.parameters()
         runtime = [a for a in parameters if a.arg not in self.constants]
-        arg_types = [self.argument_type(a) for a in runtime]
-        block = Block(arg_types=arg_types)
+        arg_types = [self.argument_types(a) for a in runtime]
+        block = Block(arg_types=[t for types, _ in arg_types for t in types])
         self.entry_block = block
-        for arg, node in zip(block.args, runtime):
-            arg.name_hint = node.arg
-            self.env[node.arg] = arg
+        args = iter(block.args)
+        for node, (types, is_tuple) in zip(runtime, arg_types):
+            values = [next(args) for _ in types]
+            for i, value in enumerate(values):
+                value.name_hint = f"{node.arg}.{i}" if is_tuple else node.arg
+            self.env[node.arg] = tuple(values) if is_tuple else values[0]
         self.env.update(self.constants)
         self.builder = IRBuilder(block)
         leaf = self.block_list(self.node.body)
@@ -146,7 +145,8 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         inputs = [a.type for a in block.args]
         function_type = FunctionType.from_lists(inputs, [r.type for r in leaf.values])
         op = func.FuncOp(self.name, function_type, Region(block))
-        return ScriptedFunction(op, list(self.param_args))
+        structure = self.frames[0].structure  # type: ignore[union-attr]
+        return ScriptedFunction(op, list(self.param_args), structure)
 
     def parameters(self) -> list[ast.arg]:
         """The function's arguments, without `self` for a method."""
@@ -172,31 +172,43 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         self.env[args.args[0].arg] = self.self_value
         return list(args.args[1:])
 
-    def argument_type(self, arg: ast.arg) -> Attribute:
-        """The annotation's type; unannotated: the call site's type, else a tensor."""
-        declared = self.annotation_type(arg)
+    def argument_types(self, arg: ast.arg) -> tuple[list[Attribute], bool]:
+        """The function arguments for `arg` and whether they form a tuple.
+
+        Unannotated: the call site's type, else a tensor. Annotated: the annotation's types,
+        which a call site's types must match.
+        """
+        spec = self.annotation(arg)
         given = self.call_types.get(arg.arg)
         if given is None:
-            return declared
-        if arg.annotation is not None and kind_of_type(given) != kind_of_type(declared):
+            if spec is None:
+                return [UNKNOWN_TENSOR], False
+            inner = spec.items[0] if spec.kind == "optional" else spec
+            return spec.default_types(), inner.kind == "tuple"
+        types = given if isinstance(given, list) else [given]
+        if spec is not None and not admits(spec, types):
+            shown = ", ".join(kind_of_type(t) for t in types)
             raise self.error(
-                arg,
-                f"argument `{arg.arg}` is declared {ast.unparse(arg.annotation)} but the call "
-                f"passes {kind_of_type(given)}",
+                arg, f"argument `{arg.arg}` is declared {spec} but the call passes {shown}"
             )
-        return given if arg.annotation is None else declared
+        return types, isinstance(given, list)
 
-    def annotation_type(self, arg: ast.arg) -> Attribute:
+    def annotation(self, arg: ast.arg) -> ArgSpec | None:
         if arg.annotation is None:
-            return UNKNOWN_TENSOR
-        name = ast.unparse(arg.annotation).removeprefix("torch.")
-        if name not in _ANNOTATIONS:
-            raise self.error(
-                arg.annotation,
-                f"unsupported type annotation `{name}`",
-                "use Tensor, int, float or bool",
-            )
-        return _ANNOTATIONS[name]
+            return None
+        return parse_annotation(
+            arg.annotation,
+            lambda node, message: self.error(
+                node,
+                message,
+                "use Tensor, int, float, bool, str, List[int], Tuple[...], Optional[...] "
+                "or X | None",
+            ),
+        )
+
+    def parameter_specs(self) -> list[tuple[str, ArgSpec | None]]:
+        """Each parameter (without `self`) and its annotation, for entry-call specialization."""
+        return [(a.arg, self.annotation(a)) for a in self.parameters()]
 
     # ---- statements ----
 
@@ -370,6 +382,8 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         raise self.error(node, f"`{name}` of a {kind_of(scalar)} and a tensor is not supported")
 
     def expr_Compare(self, node: ast.Compare) -> Value:  # noqa: N802
+        if len(node.ops) == 1 and isinstance(node.ops[0], ast.Is | ast.IsNot):
+            return self.identity_test(node, isinstance(node.ops[0], ast.Is))
         if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARES:
             raise self.error(
                 node,
@@ -385,6 +399,18 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         if kind_of(lhs) != "Tensor":
             return self.scalar_binop(node, name, lhs, rhs)
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def identity_test(self, node: ast.Compare, is_: bool) -> bool:
+        """`x is None` / `x is not None`, decided while scripting: a value in the graph is never
+        None, and an Optional argument that is None is the constant None (refinement)."""
+        lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
+        if lhs is not None and rhs is not None:
+            raise self.error(
+                node,
+                "`is` / `is not` is only supported in comparisons with None",
+                "use == for values",
+            )
+        return (lhs is rhs) == is_
 
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
         if any(k.arg is None for k in node.keywords) or any(

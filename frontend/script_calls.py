@@ -6,7 +6,7 @@ A callee is specialized for its call site: an unannotated argument takes the typ
 value passed (tensor, int, float, bool); Python values known while scripting (numbers, `None`,
 strings, tuples of them) are bound as constants of the callee; annotated arguments must match.
 A module's parameters and buffers reach a method as leading function arguments named by their path
-(`%linear.weight`), which the caller passes on from its own.
+(`%self.linear.weight`), which the caller passes on from its own.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
+from frontend.script_control import regroup_tuples
 
 if TYPE_CHECKING:
     from frontend.script_modules import ModuleValue
@@ -38,6 +39,7 @@ class ScriptedFunction:
 
     op: func.FuncOp
     param_paths: list[str]
+    results: Any = None  # the tuple structure of the results (`flatten_tuples`), None for one
 
 
 @dataclass
@@ -92,9 +94,18 @@ class CallsMixin:
         from frontend.script import FunctionScripter
 
         params = self.bind_call(node, callee, args, kwargs)
-        runtime = {n: v for n, v in params.items() if _is_runtime(v)}
-        constants = {n: v for n, v in params.items() if not _is_runtime(v)}
-        types = {n: _type_of(self.builder.materialize(v)) for n, v in runtime.items()}
+        operands: dict[str, list[SSAValue]] = {}
+        constants: dict[str, Any] = {}
+        for name, value in params.items():
+            passed = self.passed_values(node, name, value)
+            if passed is None:
+                constants[name] = value
+            else:
+                operands[name] = passed
+        types: dict[str, Attribute | list[Attribute]] = {
+            n: _type_of(vs[0]) if _is_single(params[n]) else [_type_of(v) for v in vs]
+            for n, vs in operands.items()
+        }
         key = (
             callee.fn,
             None if callee.self_value is None else id(callee.self_value.obj),
@@ -121,7 +132,29 @@ class CallsMixin:
                 self.compilation.in_progress.pop()
             self.compilation.functions.append(scripted)
             self.compilation.by_key[key] = scripted
-        return self.emit_call(node, callee, scripted, [runtime[n] for n in types])
+        return self.emit_call(node, callee, scripted, [v for vs in operands.values() for v in vs])
+
+    def passed_values(self, node: ast.Call, name: str, value: Value) -> list[SSAValue] | None:
+        """The call operands for one argument; None binds it as a constant of the callee.
+
+        A tuple holding IR values is passed element by element; a list holding IR values
+        (`[x.size(0), 4]`) as one `!torch.list`.
+        """
+        from frontend.script_modules import MethodValue, ModuleValue
+
+        if isinstance(value, ModuleValue | MethodValue):
+            raise self.error(
+                node,
+                f"argument `{name}`: modules and methods cannot be passed to functions",
+                "call the module in the caller and pass its result",
+            )
+        if isinstance(value, SSAValue):
+            return [value]
+        if not isinstance(value, tuple | list) or not any(_holds_ir(v) for v in value):
+            return None
+        if isinstance(value, list):
+            return [self.builder.materialize(value)]
+        return [self.builder.materialize(v) for v in value]
 
     def bind_call(
         self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]
@@ -153,14 +186,18 @@ class CallsMixin:
         operands = params + [self.builder.materialize(a) for a in args]
         outputs = list(scripted.op.function_type.outputs.data)
         call = self.builder.insert(func.CallOp(scripted.op.sym_name.data, operands, outputs))
-        results = list(call.results)
-        return results[0] if len(results) == 1 else tuple(results)
+        return regroup_tuples(list(call.results), scripted.results)
 
 
-def _is_runtime(value: Value) -> bool:
-    """IR values are call operands; Python values (numbers, None, str, objects) are bound as
-    constants of the callee, which is specialized on them (so `dim` arguments stay constant)."""
+def _holds_ir(value: Value) -> bool:
+    if isinstance(value, tuple | list):
+        return any(_holds_ir(v) for v in value)
     return isinstance(value, SSAValue)
+
+
+def _is_single(value: Value) -> bool:
+    """One operand (a value or a list); a tuple is passed as one operand per element."""
+    return not isinstance(value, tuple)
 
 
 def _type_of(value: SSAValue) -> Attribute:
@@ -173,6 +210,8 @@ def _type_of(value: SSAValue) -> Attribute:
 
 
 def _constant_key(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_constant_key(v) for v in value))
     try:
         hash(value)
     except TypeError:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
+from dialects.torch.ops.data_movement import AtenSelectIntOp
 from dialects.torch.ops.prim import (
     PrimIfOp,
     PrimIfYieldOp,
@@ -31,6 +32,7 @@ from dialects.torch.ops.scalar import AtenDeriveIndexOp, AtenRangeLengthOp
 from dialects.torch.types import BoolType, IntType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
+from frontend.resolve import ops_for_method
 from lowering.torch_refine_types import join
 
 if TYPE_CHECKING:
@@ -53,15 +55,36 @@ class Leaf:
 
 
 class FunctionFrame:
-    """The function body: paths end in `return`."""
+    """The function body: paths end in `return`.
+
+    Returned tuples (nested too) are flattened into the function's results; `structure`
+    records their shape (None for one value), which every `return` must share.
+    """
+
+    def __init__(self) -> None:
+        self.structure: Any = None
+        self.first_return: ast.stmt | None = None
 
     def exit(self, s: ControlFlowMixin, node: ast.stmt) -> Leaf:
         if not isinstance(node, ast.Return):
             raise s.error(node, f"`{type(node).__name__.lower()}` outside a loop")
         if node.value is None:
             raise s.error(node, "a scripted function must return a value")
-        value = s.expr(node.value)
-        values = list(value) if isinstance(value, tuple) else [value]
+        values, structure = flatten_tuples(s.expr(node.value))
+        if self.first_return is None:
+            self.structure, self.first_return = structure, node
+        elif structure != self.structure:
+            count, other = _count(structure), _count(self.structure)
+            what = (
+                f"this path returns {count} values but another returns {other}"
+                if count != other
+                else "this path returns a different tuple structure than another"
+            )
+            raise s.error(
+                node,
+                what + s.also_at(self.first_return),
+                "return the same number of values on every path",
+            )
         names = (
             [f"return value {i}" for i in range(len(values))]
             if len(values) > 1
@@ -82,6 +105,7 @@ class LoopFrame:
     """A loop body: paths end in `continue` (or the end of the body) or `break`."""
 
     carried: list[str]
+    widths: list[int | None]  # a carried tuple's length, None for a single value
     condition: Callable[[], Value]  # whether to run the next iteration, after a `continue`
 
     def exit(self, s: ControlFlowMixin, node: ast.stmt) -> Leaf:
@@ -98,8 +122,58 @@ class LoopFrame:
         return self.leaf(s, node, self.condition())
 
     def leaf(self, s: ControlFlowMixin, node: ast.AST, go_on: Value) -> Leaf:
-        values = [s.to_bool(go_on, node), *(s.read_variable(n, node) for n in self.carried)]
-        return Leaf([s.builder.materialize(v) for v in values], node, ["condition", *self.carried])
+        values: list[Value] = [s.to_bool(go_on, node)]
+        names = ["condition"]
+        for name, width in zip(self.carried, self.widths):
+            value = s.read_variable(name, node)
+            parts = carried_parts(s, node, name, value, width)
+            values += parts
+            names += [name] if width is None else [f"{name}[{i}]" for i in range(width)]
+        return Leaf([s.builder.materialize(v) for v in values], node, names)
+
+
+def flatten_tuples(value: Value) -> tuple[list[Value], Any]:
+    """A value's leaves and its tuple structure: None for a leaf, else a tuple of structures."""
+    if not isinstance(value, tuple):
+        return [value], None
+    leaves: list[Value] = []
+    structure = []
+    for item in value:
+        sub, shape = flatten_tuples(item)
+        leaves += sub
+        structure.append(shape)
+    return leaves, tuple(structure)
+
+
+def _count(structure: Any) -> int:
+    return 1 if structure is None else len(structure)
+
+
+def regroup_tuples(values: list[Any], structure: Any) -> Any:
+    """The inverse of `flatten_tuples`."""
+    it = iter(values)
+
+    def build(shape: Any) -> Any:
+        return next(it) if shape is None else tuple(build(s) for s in shape)
+
+    return build(structure)
+
+
+def carried_parts(
+    s: ControlFlowMixin, node: ast.AST, name: str, value: Value, width: int | None
+) -> list[Value]:
+    """A loop-carried variable's values: itself, or a tuple's elements (carried one by one)."""
+    if width is None:
+        if isinstance(value, tuple):
+            raise s.error(node, f"`{name}` is a tuple here but not before the loop")
+        return [value]
+    if not isinstance(value, tuple) or len(value) != width:
+        raise s.error(
+            node,
+            f"`{name}` is a tuple of {width} before the loop but not after an iteration",
+            "keep loop-carried tuples the same length",
+        )
+    return list(value)
 
 
 Frame = FunctionFrame | LoopFrame
@@ -114,6 +188,22 @@ def has_exit(node: ast.stmt) -> bool:
     if isinstance(node, ast.For | ast.While):
         return any(isinstance(n, ast.Return) for n in ast.walk(node))
     return False
+
+
+def is_range_call(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+    )
+
+
+def _walk_same_loop(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of `body` outside nested loops and functions."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.For | ast.While | ast.FunctionDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def always_exits(body: list[ast.stmt]) -> bool:
@@ -156,10 +246,12 @@ class ControlFlowMixin:
         assignments: dict[str, ast.AST]
         builder: IRBuilder
         frames: list[Frame]
+        tensor_loops: dict[ast.For, SSAValue]
 
         def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
         def expr(self, node: ast.expr) -> Value: ...
         def statement(self, node: ast.stmt) -> None: ...
+        def module_items(self, node: ast.AST, module: Any) -> list[Any]: ...
         def to_bool(self, value: Value, node: ast.AST) -> Value: ...
         def read_variable(self, name: str, node: ast.AST) -> Value: ...
         def emit(
@@ -184,8 +276,51 @@ class ControlFlowMixin:
                 return self.frames[-1].exit(self, stmt)
             if isinstance(stmt, ast.If) and has_exit(stmt):
                 return self.exit_if(stmt, rest)
+            if isinstance(stmt, ast.For) and not is_range_call(stmt.iter):
+                items = self.iteration_items(stmt)
+                if items is not None:
+                    return self.block_list(self.unrolled(stmt, items) + rest)
             self.statement(stmt)
         return None
+
+    def iteration_items(self, node: ast.For) -> list[Value] | None:
+        """The items of a loop that is unrolled while scripting (over a Sequential/ModuleList,
+        a tuple or a list), or None for a loop over a tensor (a `torch.prim.Loop`)."""
+        from frontend.script_modules import ModuleValue
+
+        iterable = self.expr(node.iter)
+        if isinstance(iterable, ModuleValue):
+            return list(self.module_items(node.iter, iterable))
+        if isinstance(iterable, tuple | list):
+            return list(iterable)
+        if kind_of(iterable) == "Tensor":
+            self.tensor_loops[node] = iterable
+            return None
+        raise self.error(
+            node.iter,
+            f"cannot iterate over {_article(kind_of(iterable))}",
+            "loop over range(...), a tensor, a tuple or an nn.ModuleList",
+        )
+
+    def unrolled(self, node: ast.For, items: list[Value]) -> list[ast.stmt]:
+        """The loop body once per item, each copy preceded by `target = item`."""
+        if node.orelse:
+            raise self.error(node.orelse[0], "`for ... else` is not supported")
+        for inner in _walk_same_loop(node.body):
+            if isinstance(inner, ast.Break | ast.Continue):
+                raise self.error(
+                    inner,
+                    f"`{type(inner).__name__.lower()}` in a loop over modules or a tuple is "
+                    "not supported (the loop is unrolled)",
+                    "use an `if` around the rest of the body",
+                )
+        statements: list[ast.stmt] = []
+        for index, item in enumerate(items):
+            name = f"__item_{id(node)}_{index}"
+            self.env[name] = item
+            bind = ast.Assign(targets=[node.target], value=ast.Name(id=name, ctx=ast.Load()))
+            statements += [ast.copy_location(bind, node.target), *node.body]
+        return statements
 
     @contextmanager
     def branch(self, block: Block) -> Iterator[None]:
@@ -384,6 +519,9 @@ class ControlFlowMixin:
     def stmt_For(self, node: ast.For) -> None:  # noqa: N802
         if node.orelse:
             raise self.error(node.orelse[0], "`for ... else` is not supported")
+        if not is_range_call(node.iter):
+            self.tensor_loop(node)
+            return
         bounds = self.range_arguments(node)
         if not isinstance(node.target, ast.Name):
             raise self.error(node.target, "the loop variable must be a plain name")
@@ -400,6 +538,25 @@ class ControlFlowMixin:
             return self.emit(node, (AtenDeriveIndexOp,), [iteration, lo, step], {})[0]
 
         self.loop(node, trip, True, lambda: True, (target, loop_variable))
+
+    def tensor_loop(self, node: ast.For) -> None:
+        """`for row in x:` iterates over the first dim of a tensor."""
+        tensor = self.tensor_loops.pop(node, None)
+        if tensor is None:  # not seen by `block_list` (e.g. inside an `if` without exits)
+            items = self.iteration_items(node)
+            if items is not None:
+                for stmt in self.unrolled(node, items):
+                    self.statement(stmt)
+                return
+            tensor = self.tensor_loops.pop(node)
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable must be a plain name")
+        trip = self.emit(node.iter, ops_for_method("__len__"), [tensor], {})[0]
+
+        def row(iteration: SSAValue) -> Value:
+            return self.emit(node, (AtenSelectIntOp,), [tensor, 0, iteration], {})[0]
+
+        self.loop(node, trip, True, lambda: True, (node.target.id, row))
 
     def range_arguments(self, node: ast.For) -> tuple[Value, Value, Value]:
         call = node.iter
@@ -455,24 +612,27 @@ class ControlFlowMixin:
     ) -> None:
         """A `torch.prim.Loop` carrying every variable the body assigns that exists before it."""
         carried = [n for n in assigned_names(node.body) if n in self.env]
-        inits = [self.builder.materialize(self.read_variable(n, node)) for n in carried]
+        widths = [_width(self.env[n]) for n in carried]
+        inits = [
+            self.builder.materialize(v)
+            for n, w in zip(carried, widths)
+            for v in carried_parts(self, node, n, self.read_variable(n, node), w)
+        ]
         operands = [self.builder.materialize(trip), self.builder.materialize(initial)]
         body = Block(arg_types=[IntType(), *(v.type for v in inits)])
         body.args[0].name_hint = "iter"
-        for name, arg in zip(carried, body.args[1:]):
-            arg.name_hint = name
         defined_before = set(self.env)
         with self.branch(body):
-            self.env.update(zip(carried, body.args[1:]))
+            self.env.update(_regroup(carried, widths, list(body.args[1:])))
             if target is not None:
                 self.env[target[0]] = target[1](body.args[0])
                 self.unusable.pop(target[0], None)
-            self.frames.append(LoopFrame(carried, condition))
+            self.frames.append(LoopFrame(carried, widths, condition))
             try:
                 leaf = self.block_list(node.body) or self.frames[-1].fallthrough(self, node)
             finally:
                 self.frames.pop()
-            self.check_carried(node, carried, inits, leaf)
+            self.check_carried(node, leaf.names[1:], inits, leaf)
             body.add_op(PrimLoopConditionOp(leaf.values[0], leaf.values[1:]))
         op = PrimLoopOp(
             operands=[operands[0], operands[1], inits],
@@ -480,9 +640,11 @@ class ControlFlowMixin:
             regions=[Region(body)],
         )
         self.builder.insert(op)
-        for name, result in zip(carried, op.results):
-            result.name_hint = name
-            self.env[name] = result
+        for name, value in zip(leaf.names[1:], [*body.args[1:]]):
+            value.name_hint = name if name.isidentifier() else None
+        for name, result in zip(leaf.names[1:], op.results):
+            result.name_hint = name if name.isidentifier() else None
+        self.env.update(_regroup(carried, widths, list(op.results)))
         self.forget_loop_locals(node, defined_before, target)
 
     def check_carried(
@@ -516,6 +678,21 @@ class ControlFlowMixin:
                         "assign it before the loop to use it afterwards",
                     ),
                 )
+
+
+def _width(value: Value) -> int | None:
+    return len(value) if isinstance(value, tuple) else None
+
+
+def _regroup(
+    names: list[str], widths: list[int | None], values: list[SSAValue]
+) -> dict[str, Value]:
+    """Carried values back into variables (tuples regrouped from their elements)."""
+    out: dict[str, Value] = {}
+    it = iter(values)
+    for name, width in zip(names, widths):
+        out[name] = next(it) if width is None else tuple(next(it) for _ in range(width))
+    return out
 
 
 def _article(kind: str) -> str:

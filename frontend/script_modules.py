@@ -2,7 +2,7 @@
 
 Inside a scripted method `self` is a compile-time `ModuleValue`. Reading an attribute gives:
 - a parameter or buffer: a tensor argument of the function, named by its path
-  (`%linear.weight`), added on first use, with the tensor's exact type;
+  (`%self.linear.weight`), added on first use, with the tensor's exact type;
 - a submodule: another `ModuleValue`; calling it scripts its `forward` (or, for the standard
   layers, the rule in `frontend/leaf_modules.py`) as a callee;
 - a method: calling it scripts the method as a callee with the same `self`;
@@ -160,7 +160,7 @@ class ModulesMixin:
         arg = self.entry_block.insert_arg(
             ValueTensorType(list(array.shape), dtype), len(self.param_args)
         )
-        arg.name_hint = full
+        arg.name_hint = f"self.{full}"
         self.param_args[full] = arg
         return arg
 

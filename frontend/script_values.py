@@ -75,6 +75,8 @@ class ValuesMixin:
             self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
         ) -> list[SSAValue]: ...
         def also_at(self, node: ast.AST) -> str: ...
+        def module_items(self, node: ast.AST, module: Any) -> list[Any]: ...
+        def module_index(self, node: ast.Subscript, module: Any, index: Value) -> Value: ...
 
     # ---- variables ----
 
@@ -151,6 +153,10 @@ class ValuesMixin:
         return handler(self, node, args[0])
 
     def builtin_len(self, node: ast.AST, value: Value) -> Value:
+        from frontend.script_modules import ModuleValue
+
+        if isinstance(value, ModuleValue):
+            return len(self.module_items(node, value))
         if isinstance(value, ShapeValue):
             return self.emit(node, (AtenDimOp,), [value.tensor], {})[0]
         if isinstance(value, tuple | list):
@@ -216,7 +222,11 @@ class ValuesMixin:
     # ---- indexing ----
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:  # noqa: N802
+        from frontend.script_modules import ModuleValue
+
         base = self.expr(node.value)
+        if isinstance(base, ModuleValue):
+            return self.module_index(node, base, self.expr(node.slice))
         if isinstance(base, ShapeValue):
             return self.shape_element(node, base, self.expr(node.slice))
         if isinstance(base, tuple | list):

@@ -115,8 +115,8 @@ def return_in_loop(x, n: int):
     return x
 
 
-def iterate_tensor(x):
-    for row in x:  # <-- col 15
+def iterate_int(x, n: int):
+    for row in n:  # <-- col 15
         x = x + row
     return x
 
@@ -182,7 +182,7 @@ CASES: list[tuple[Callable[..., Any], str]] = [
     (loop_type_change, "`acc` is an int before the loop but a Tensor after an iteration"),
     (loop_local_after_loop, "`y` is only defined inside the loop"),
     (return_in_loop, "`return` inside a loop is not supported"),
-    (iterate_tensor, "only `for ... in range(...)` loops are supported"),
+    (iterate_int, "cannot iterate over an int"),
     (for_else, "`for ... else` is not supported"),
     (while_else, "`while ... else` is not supported"),
     (missing_return, "does not end with a `return`"),
