@@ -15,13 +15,18 @@ from frontend.scripting import script_function, script_module
 from lowering.pipeline import Stage
 
 
-def script(obj: Any) -> Any:
+def script(obj: Any, backend: str = "compiled") -> Any:
     """Compile a function or an `nn.Module` to torch IR (like `torch.jit.script`).
 
     A function gives a `ScriptFunction`; a module (from `frontend.torch.nn` or `torch.nn`) a
     `ScriptModule` with `forward` and the `@frontend.export` methods compiled. Raises
     `ScriptError` pointing at the source of anything that cannot be scripted.
+    `backend="interpreter"` (functions only) runs the torch IR op by op with the eager
+    references instead of compiling it: a reference executor for tests (a function that is
+    already scripted switches to that backend).
     """
+    if backend != "compiled":
+        return _with_backend(script(obj), backend)
     if isinstance(obj, ScriptFunction | ScriptModule):
         return obj
     if is_module(obj):
@@ -34,6 +39,18 @@ def script(obj: Any) -> Any:
     if not callable(obj):
         raise ScriptError(f"cannot script a {type(obj).__name__}: expected a function or a module")
     return script_function(obj)
+
+
+def _with_backend(function: Any, backend: str) -> ScriptFunction:
+    if backend != "interpreter":
+        raise ValueError(f"unknown backend {backend!r}: expected 'compiled' or 'interpreter'")
+    if not isinstance(function, ScriptFunction):
+        raise ValueError("backend='interpreter' is available for scripted functions only")
+    function.backend = backend
+    if function.variants is not None:  # one function per argument structure, built on call
+        build = function.variants.build
+        function.variants.build = lambda constants: _with_backend(build(constants), backend)
+    return function
 
 
 __all__ = [

@@ -44,6 +44,7 @@ class ScriptFunction:
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
         self.variants: Any = None  # frontend.variants.Variants for structured arguments
+        self.backend = "compiled"  # or "interpreter": run the torch IR with the eager references
         self.result_structure: Any = None  # nested tuples of the results (None: as returned)
 
     def _entry(self) -> func.FuncOp:
@@ -108,9 +109,14 @@ class ScriptFunction:
         values = [v for v, _ in converted]
         as_torch = any(t for _, t in converted)
         signature = tuple(spec_of(self.name, a, v) for a, v in zip(self.arguments, values))
-        compiled = self._compiled.get(signature) or self._compile(signature)
-        self._check_shapes(signature, values)
-        result = compiled.kernel(*[prepare(v) for v in values])
+        if self.backend == "interpreter":
+            from dialects.torch.interpreter import run_torch_ir
+
+            result = run_torch_ir(self.module, self.name, [prepare(v) for v in values])
+        else:
+            compiled = self._compiled.get(signature) or self._compile(signature)
+            self._check_shapes(signature, values)
+            result = compiled.kernel(*[prepare(v) for v in values])
         if self.result_structure is not None:
             from frontend.script_control import regroup_tuples
 
