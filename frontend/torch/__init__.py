@@ -1,18 +1,77 @@
-"""`frontend.torch`: a numpy-backed, PyTorch-compatible namespace (functions on numpy arrays).
+"""`frontend.torch`: a numpy-backed, PyTorch-compatible namespace that runs without PyTorch.
 
-Every op spelling `torch.<name>` declared in the registry is a function here, so programs
-written as `torch.tanh(x)` run eagerly without PyTorch and script to the same IR.
+`Tensor` wraps a numpy array with PyTorch semantics; every op spelling `torch.<name>` in the
+registry is a function here and every `Tensor.<name>` a method (so programs written as
+`torch.tanh(x)` run eagerly and script or trace to the same IR); constructors, dtypes, the
+random generator and `nn` complete the namespace. There is no autograd and only the cpu device.
 """
 
 from __future__ import annotations
 
-from frontend.torch import nn as nn
+from frontend.torch.dtype import (
+    DTYPES,
+    as_dtype,
+    dtype,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+    set_default_dtype,
+)
+from frontend.torch.methods import finish_tensor_class
 from frontend.torch.ops import functions_for
+from frontend.torch.tensor import Size, Tensor, is_floating_point, is_tensor, numel
 
+finish_tensor_class(Tensor)
 globals().update(functions_for("torch"))
 
-float32 = "float32"
-float64 = "float64"
-int64 = "int64"
-int32 = "int32"
-bool = "bool"
+from frontend.torch import nn  # noqa: E402
+from frontend.torch.creation import (  # noqa: E402  (constructors win over generated spellings)
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from frontend.torch.grad_mode import enable_grad, inference_mode, no_grad  # noqa: E402
+from frontend.torch.random import (  # noqa: E402
+    Generator,
+    default_generator,
+    initial_seed,
+    manual_seed,
+    seed,
+)
+
+bool = DTYPES["bool"]  # noqa: A001
+float = float32  # noqa: A001
+double = float64
+long = int64
+int = int32  # noqa: A001
+
+
+__all__ = [
+    "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bool",
+    "default_generator", "double", "dtype", "empty", "empty_like", "enable_grad", "eye", "float",
+    "float32", "float64", "from_numpy", "full", "full_like", "get_default_dtype",
+    "inference_mode", "initial_seed", "int", "int32", "int64", "is_floating_point", "is_tensor",
+    "linspace", "long", "manual_seed", "nn", "no_grad", "numel", "ones", "ones_like", "rand",
+    "rand_like", "randint", "randn", "randn_like", "randperm", "seed", "set_default_dtype",
+    "tensor", "zeros", "zeros_like",
+]  # fmt: skip
+__all__ += [name for name in functions_for("torch") if name not in __all__]

@@ -1,5 +1,45 @@
-"""`frontend.torch.nn`: for now its `functional` namespace."""
+"""`frontend.torch.nn`: `Module`, `Parameter`, the standard layers, `functional` and `init`."""
 
-from frontend.torch.nn import functional
+from frontend.torch.nn import functional, init
+from frontend.torch.nn.module import Module
+from frontend.torch.nn.modules.activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from frontend.torch.nn.modules.container import ModuleDict, ModuleList, Sequential
+from frontend.torch.nn.modules.conv import Conv2d
+from frontend.torch.nn.modules.dropout import Dropout, Flatten
+from frontend.torch.nn.modules.linear import Identity, Linear
+from frontend.torch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from frontend.torch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from frontend.torch.nn.modules.rnn import LSTM, LSTMCell
+from frontend.torch.nn.modules.sparse import Embedding
+from frontend.torch.nn.parameter import Buffer, Parameter
 
-__all__ = ["functional"]
+__all__ = [
+    "GELU",
+    "LSTM",
+    "AdaptiveAvgPool2d",
+    "AvgPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "Buffer",
+    "Conv2d",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "Identity",
+    "LSTMCell",
+    "LayerNorm",
+    "Linear",
+    "LogSoftmax",
+    "MaxPool2d",
+    "Module",
+    "ModuleDict",
+    "ModuleList",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Softmax",
+    "Tanh",
+    "functional",
+    "init",
+]

@@ -1,0 +1,1 @@
+"""The standard layers, one family per file."""
