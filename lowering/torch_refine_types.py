@@ -25,6 +25,7 @@ from dialects.torch.ops.prim import (
     PrimIfOp,
     PrimIfYieldOp,
     PrimListConstructOp,
+    PrimListUnpackOp,
     PrimLoopConditionOp,
     PrimLoopOp,
     PrimTupleConstructOp,
@@ -107,6 +108,8 @@ def _refined_types(op: Operation) -> list[Attribute] | None:
         ]  # type: ignore[attr-defined]
     if isinstance(op, PrimTupleConstructOp):
         return [TupleType([e.type for e in op.elements])]
+    if isinstance(op, PrimListUnpackOp):
+        return op.inferred_types()
     if isinstance(op, PrimTupleUnpackOp):
         return list(op.tuple_.type.element_types.data)  # type: ignore[attr-defined]
     for region in op.regions:

@@ -140,7 +140,7 @@ class TorchOp(IRDLOperation):
     @classmethod
     def run_eager(cls, *args: Any) -> Any:
         """Run `eager` and give each result the dtype that `infer` promises (torch semantics)."""
-        metas = [TensorMeta.of_array(a) if isinstance(a, np.ndarray) else a for a in args]
+        metas = [_meta_of(a) for a in args]
         types = cls.infer(*metas)
         out = cls.eager(*args)
         results = out if isinstance(out, tuple) else (out,)
@@ -230,6 +230,15 @@ def types_compatible(a: Attribute, b: Attribute) -> bool:
     if sa is None or sb is None:
         return True
     return len(sa) == len(sb) and all(x == y or DYN in (x, y) for x, y in zip(sa, sb))
+
+
+def _meta_of(value: Any) -> Any:
+    """How a shape rule sees an eager argument: arrays (also in lists) as TensorMeta."""
+    if isinstance(value, np.ndarray):
+        return TensorMeta.of_array(value)
+    if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
+        return [_meta_of(v) for v in value]
+    return value
 
 
 def _cast_result(result: Any, typ: Attribute) -> Any:

@@ -6,6 +6,7 @@ from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
     data_movement,
     elementwise,
+    joining,
     linear,
     prim,
     reduction,
@@ -20,6 +21,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *scalar.OPS,
     *data_movement.OPS,
     *views.OPS,
+    *joining.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -36,6 +36,7 @@ from lowering.torch_to_linalg import (
     control_flow,
     data_movement,
     elementwise,
+    joining,
     linear,
     reduction,
     scalars,
@@ -51,6 +52,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *control_flow.PATTERNS,
     *data_movement.PATTERNS,
     *views.PATTERNS,
+    *joining.PATTERNS,
 )
 
 

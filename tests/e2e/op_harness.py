@@ -11,6 +11,7 @@ from xdsl.ir import Block, Region
 
 from dialects.torch.op_base import Sample, TorchOp
 from dialects.torch.op_base import T as TensorSample
+from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.types import ValueTensorType
 from frontend.binding import DEFAULT, bind
 from frontend.builder import IRBuilder
@@ -24,7 +25,16 @@ TOLERANCES = {
 
 
 def sample_inputs(sample: Sample, seed: int = 0) -> tuple[list[Any], dict[str, Any]]:
-    return sample.make_inputs(np.random.default_rng(seed))
+    """Random arrays for the sample's tensors, also inside lists (`Tensor[]` arguments)."""
+    rng = np.random.default_rng(seed)
+    args, kwargs = sample.make_inputs(rng)
+
+    def make(value: Any) -> Any:
+        if isinstance(value, list) and any(isinstance(v, TensorSample) for v in value):
+            return Sample(*value).make_inputs(rng)[0]
+        return value
+
+    return [make(a) for a in args], {k: make(v) for k, v in kwargs.items()}
 
 
 def bound_arguments(op: type[TorchOp], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
@@ -32,27 +42,45 @@ def bound_arguments(op: type[TorchOp], args: list[Any], kwargs: dict[str, Any]) 
     return [v.value if isinstance(v, DEFAULT) else v for v in values]
 
 
-def one_op_function(op: type[TorchOp], values: list[Any]) -> ScriptFunction:
-    """`func @f(tensors...)` calling `op` once; non-tensor arguments become constants."""
-    tensor_types = [ValueTensorType(None, None) for v in values if isinstance(v, np.ndarray)]
+def one_op_function(
+    op: type[TorchOp], values: list[Any], unpack: int | None = None
+) -> ScriptFunction:
+    """`func @f(tensors...)` calling `op` once. Arrays (also inside lists) become arguments,
+    other values constants; a list result is unpacked into `unpack` results."""
+    tensor_types = [ValueTensorType(None, None) for _ in arrays_of(values)]
     block = Block(arg_types=tensor_types)
     tensors = iter(block.args)
     builder = IRBuilder(block)
-    operands = [
-        next(tensors) if isinstance(v, np.ndarray) else builder.materialize(v) for v in values
-    ]
+
+    def operand(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return next(tensors)
+        if isinstance(value, list) and any(isinstance(v, np.ndarray) for v in value):
+            return builder.list_of([next(tensors) for _ in value])
+        return builder.materialize(value)
+
+    operands = [operand(v) for v in values]
     for i, arg in enumerate(block.args):
         arg.name_hint = f"t{i}"
     new_op = builder.insert(op.build(operands))
-    block.add_op(func.ReturnOp(*new_op.results))
-    ftype = FunctionType.from_lists(tensor_types, [r.type for r in new_op.results])
+    results = list(new_op.results)
+    if unpack is not None:
+        results = list(builder.insert(PrimListUnpackOp(results[0], unpack)).results)
+    block.add_op(func.ReturnOp(*results))
+    ftype = FunctionType.from_lists(tensor_types, [r.type for r in results])
     module = ModuleOp([func.FuncOp("f", ftype, Region(block))])
     return ScriptFunction(module, "f")
 
 
-def run_compiled(op: type[TorchOp], values: list[Any]) -> Any:
-    fn = one_op_function(op, values)
-    return fn(*[v for v in values if isinstance(v, np.ndarray)])
+def arrays_of(values: list[Any]) -> list[np.ndarray]:
+    """The arrays among `values` and inside its lists, in order: the function's arguments."""
+    flat = [v for value in values for v in (value if isinstance(value, list) else [value])]
+    return [v for v in flat if isinstance(v, np.ndarray)]
+
+
+def run_compiled(op: type[TorchOp], values: list[Any], unpack: int | None = None) -> Any:
+    fn = one_op_function(op, values, unpack)
+    return fn(*arrays_of(values))
 
 
 def assert_same(actual: Any, expected: Any) -> None:

@@ -22,7 +22,8 @@ def test_compiled_matches_eager(op: Any, index: int, sample: Any) -> None:
     args, kwargs = sample_inputs(sample)
     values = bound_arguments(op, args, kwargs)
     expected = op.run_eager(*values)
-    assert_same(run_compiled(op, values), expected)
+    unpack = len(expected) if isinstance(expected, list) else None
+    assert_same(run_compiled(op, values, unpack), expected)
 
 
 def torch_function(op: Any) -> Any:

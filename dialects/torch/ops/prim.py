@@ -221,6 +221,49 @@ class PrimTupleUnpackOp(IRDLOperation):
         super().__init__(operands=[value], result_types=[list(value.type.element_types.data)])
 
 
+@irdl_op_definition
+class PrimListUnpackOp(IRDLOperation):
+    """The elements of a list whose length the program fixes: `a, b = x.chunk(2)`.
+
+    ```mlir
+    %l = torch.aten.chunk %x, %int2, %int0 : !torch.vtensor<[4,6],f32>, !torch.int, !torch.int -> !torch.list<vtensor<[2,6],f32>>
+    %a, %b = torch.prim.ListUnpack %l : !torch.list<vtensor<[2,6],f32>> -> !torch.vtensor<[2,6],f32>, !torch.vtensor<[2,6],f32>
+    ```
+    Each result has the list's element type, or the exact type of that element when the
+    list's producer knows it (`piece_types`, e.g. the short last piece of a chunk).
+    """
+
+    name = "torch.prim.ListUnpack"
+    list_ = operand_def(ListType)
+    results_ = var_result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$list_ attr-dict `:` type($list_) `->` type($results_)"
+
+    def __init__(self, value: SSAValue, count: int) -> None:
+        assert isinstance(value.type, ListType)
+        super().__init__(operands=[value], result_types=[[value.type.element_type] * count])
+
+    def inferred_types(self) -> list[Attribute]:
+        """One type per result, from the producer's `piece_types()` when it has them."""
+        owner = self.list_.owner
+        if isinstance(owner, PrimListConstructOp):
+            pieces: list[Attribute] | None = [e.type for e in owner.elements]
+        else:
+            piece_types = getattr(owner, "piece_types", None)
+            pieces = piece_types() if piece_types is not None else None
+        if pieces is None:
+            return [self.list_.type.element_type] * len(self.results_)  # type: ignore[attr-defined]
+        if len(pieces) != len(self.results_):
+            raise VerifyException(
+                f"torch.prim.ListUnpack: cannot unpack a list of {len(pieces)} elements into "
+                f"{len(self.results_)} values"
+            )
+        return pieces
+
+    def verify_(self) -> None:
+        self.inferred_types()
+
+
 # ---- structured control flow ----
 
 
@@ -351,6 +394,7 @@ OPS = (
     PrimListConstructOp,
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
+    PrimListUnpackOp,
     PrimIfOp,
     PrimIfYieldOp,
     PrimLoopOp,
