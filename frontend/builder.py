@@ -95,8 +95,11 @@ class IRBuilder:
 
         Raises BindError (a TypeError) or the shape rule's ShapeError/TypeError.
         """
-        op_class, _, values = bind(candidates, args, kwargs, kind_of)
-        operands = [self.materialize(v) for v in values]
+        op_class, arguments, values = bind(candidates, args, kwargs, kind_of)
+        operands = [
+            self.materialize([v] if a.type == "int[]" and kind_of(v) == "int" else v)
+            for a, v in zip(arguments, values)
+        ]  # `torch.sum(x, 1)`: an int where the schema takes int[] is a one-element list
         op = op_class.build(operands)
         self.insert(op)
         return list(op.results)

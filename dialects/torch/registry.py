@@ -11,12 +11,14 @@ from dialects.torch.ops import (
     prim,
     reduction,
     scalar,
+    variance,
     views,
 )
 
 ATEN_OPS: tuple[type[TorchOp], ...] = (
     *elementwise.OPS,
     *reduction.OPS,
+    *variance.OPS,
     *linear.OPS,
     *scalar.OPS,
     *data_movement.OPS,

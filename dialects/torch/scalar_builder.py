@@ -84,13 +84,47 @@ class ScalarBuilder:
             return self.emit(arith.NegfOp(x))
         return self.sub(self.const(0, x), x)
 
+    def floordiv(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """Division rounded down: `floor(x / y)` for floats, Python's `//` for integers."""
+        if is_float_attr(x.type):
+            return self.floor(self.div(x, y))
+        return self.emit(arith.FloorDivSIOp(x, y))
+
+    def truncdiv(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """Division rounded toward zero (C semantics for integers)."""
+        if is_float_attr(x.type):
+            return self.trunc(self.div(x, y))
+        return self.emit(arith.DivSIOp(x, y))
+
+    def pow(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """`x ** y` in one dtype; a constant exponent of 1, 2 or 0.5 becomes x, x*x, sqrt(x)."""
+        exponent = constant_value(y)
+        if exponent == 1:
+            return x
+        if exponent == 2:
+            return self.mul(x, x)
+        if is_float_attr(x.type):
+            if exponent == 0.5:
+                return self.sqrt(x)
+            return self.emit(math.PowFOp(x, y))
+        return self.emit(math.IPowIOp(x, y))
+
     def maximum(self, x: SSAValue, y: SSAValue) -> SSAValue:
-        """NaN-propagating max, like torch.maximum."""
+        """NaN-propagating max, like torch.maximum (for bools: or)."""
+        if _is_bool(x.type):
+            return self.or_(x, y)
         op = arith.MaximumfOp(x, y) if is_float_attr(x.type) else arith.MaxSIOp(x, y)
         return self.emit(op)
 
     def minimum(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """NaN-propagating min, like torch.minimum (for bools: and)."""
+        if _is_bool(x.type):
+            return self.and_(x, y)
         op = arith.MinimumfOp(x, y) if is_float_attr(x.type) else arith.MinSIOp(x, y)
+        return self.emit(op)
+
+    def abs(self, x: SSAValue) -> SSAValue:
+        op = math.AbsFOp(x) if is_float_attr(x.type) else math.AbsIOp(x)
         return self.emit(op)
 
     def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
@@ -111,8 +145,16 @@ class ScalarBuilder:
     def or_(self, x: SSAValue, y: SSAValue) -> SSAValue:
         return self.emit(arith.OrIOp(x, y))
 
+    def xor(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.emit(arith.XOrIOp(x, y))
+
     def not_(self, x: SSAValue) -> SSAValue:
+        """Logical not of a bool."""
         return self.emit(arith.XOrIOp(x, self.const(True, x)))
+
+    def invert(self, x: SSAValue) -> SSAValue:
+        """Bitwise not (`~x`) of an integer or bool: xor with all ones."""
+        return self.emit(arith.XOrIOp(x, self.const(-1, x)))
 
     def index_cast(self, x: SSAValue, to: Attribute) -> SSAValue:
         return self.emit(arith.IndexCastOp(x, to))
@@ -134,6 +176,22 @@ class ScalarBuilder:
 
     def sqrt(self, x: SSAValue) -> SSAValue:
         return self.emit(math.SqrtOp(x))
+
+    def rsqrt(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.RsqrtOp(x))
+
+    def erf(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.ErfOp(x))
+
+    def floor(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.FloorOp(x))
+
+    def trunc(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.TruncOp(x))
+
+
+def _is_bool(typ: Attribute) -> bool:
+    return isinstance(typ, IntegerType) and typ.width.data == 1
 
 
 def constant_value(value: SSAValue) -> float | int | None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from dialects.torch.dtypes import DType
 from dialects.torch.families import ElementwiseOp
+from dialects.torch.op_base import arg_value
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import ValueTensorType
 from lowering.torch_to_linalg.utils import (
@@ -24,7 +27,9 @@ from lowering.torch_to_linalg.utils import (
 
 class ConvertElementwiseOp(RewritePattern):
     """Tensor operands become generic inputs with broadcasting maps; scalar operands are
-    materialized in the compute dtype (constants directly in it, so float32 never widens)."""
+    materialized in the compute dtype (constants directly in it, so float32 never widens).
+    Tensors in `RAW_ARGS` keep their dtype; `STATIC_ARGS`, strings and None reach the
+    payload as Python values."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ElementwiseOp, rewriter: PatternRewriter) -> None:
@@ -39,17 +44,35 @@ class ConvertElementwiseOp(RewritePattern):
         maps.append(broadcast_map(result_shape, result_shape))
         init = empty_like_result(rewriter, result_type, size_sources(tensors, len(result_shape)))
 
+        names = [a.name for a in op.parsed_schema().arguments]
+
         def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
             elements = iter(args[: len(tensors)])
-            scalars = [
-                b.cast(next(elements), compute.signless_attr) if _is_tensor(v)
-                else scalar_operand(b, v, compute)
-                for v in op.operands
-            ]  # fmt: skip
-            return [b.cast(op.payload(b, *scalars), out_element)]
+            values = [
+                _payload_value(b, op, name, v, next(elements) if _is_tensor(v) else None, compute)
+                for name, v in zip(names, op.operands)
+            ]
+            return [b.cast(op.payload(b, *values), out_element)]
 
         generic = build_generic(tensors, [init], maps, [PARALLEL] * len(result_shape), body)
         rewriter.replace(op, generic)
+
+
+def _payload_value(
+    b: ScalarBuilder,
+    op: ElementwiseOp,
+    name: str,
+    operand: SSAValue,
+    element: SSAValue | None,
+    compute: DType,
+) -> Any:
+    """What the payload receives for one operand (see `ElementwiseOp`)."""
+    if element is not None:
+        return element if name in op.RAW_ARGS else b.cast(element, compute.signless_attr)
+    known = arg_value(operand)
+    if name in op.STATIC_ARGS or known is None or isinstance(known, str):
+        return known
+    return scalar_operand(b, operand, compute)
 
 
 def _is_tensor(value: SSAValue) -> bool:

@@ -1,26 +1,34 @@
-"""Lowers reductions (sum, max, max.dim) to `linalg.fill` + a reducing `linalg.generic`."""
+"""Lowers reductions to `linalg.fill` + a reducing `linalg.generic` (+ one elementwise generic
+for a mean), and provides the fold / pointwise / count builders that normalization reuses."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType, i64
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from dialects.torch.dtypes import dtype_of_attr
-from dialects.torch.families import ReductionOp
+from dialects.torch.families import ReductionOp, VarianceOp
+from dialects.torch.meta import TensorMeta
 from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import DYN
 from lowering.torch_to_linalg.utils import (
     PARALLEL,
     REDUCTION,
     build_generic,
+    dim_of,
     empty_like_result,
     filled,
     static_shape,
     tensor_type_of,
 )
+
+Body = Callable[[ScalarBuilder, Sequence[SSAValue]], Sequence[SSAValue]]
+
+# ---- builders shared with normalization ----
 
 
 def reduction_output_map(rank: int, reduced: Sequence[int], keepdim: bool) -> AffineMap:
@@ -33,55 +41,244 @@ def reduction_output_map(rank: int, reduced: Sequence[int], keepdim: bool) -> Af
     return AffineMap(rank, 0, tuple(exprs))
 
 
+def reduced_type(
+    source: SSAValue, reduced: Sequence[int], keepdim: bool, element: Attribute
+) -> TensorType:
+    """The type of `source` reduced over `reduced` (size 1 there with keepdim)."""
+    shape = static_shape(source.type)
+    dims = [1 if d in reduced else s for d, s in enumerate(shape) if keepdim or d not in reduced]
+    return TensorType(element, [DYNAMIC_INDEX if s == DYN else s for s in dims])
+
+
+def fold(
+    rewriter: PatternRewriter,
+    inputs: Sequence[SSAValue],
+    input_maps: Sequence[AffineMap],
+    reduced: Sequence[int],
+    keepdim: bool,
+    inits: Sequence[tuple[Attribute, float | int | bool]],
+    body: Body,
+) -> list[SSAValue]:
+    """One generic over the dims of `inputs[0]` folding `reduced` into outputs that start at
+    the given (element type, identity); `body(b, [inputs..., accumulators...])` returns the
+    new accumulators. The generic is inserted before the matched op."""
+    source = inputs[0]
+    rank = len(static_shape(source.type))
+    sources = [(source, d) for d in range(rank) if keepdim or d not in reduced]
+    init_tensors = [
+        filled(
+            rewriter,
+            empty_like_result(rewriter, reduced_type(source, reduced, keepdim, element), sources),
+            identity,
+        )
+        for element, identity in inits
+    ]
+    out_map = reduction_output_map(rank, reduced, keepdim)
+    maps = [*input_maps, *[out_map] * len(inits)]
+    iterators = [REDUCTION if d in reduced else PARALLEL for d in range(rank)]
+    generic = build_generic(inputs, init_tensors, maps, iterators, body)
+    rewriter.insert(generic)
+    return list(generic.results)
+
+
+def pointwise(
+    rewriter: PatternRewriter,
+    inputs: Sequence[SSAValue],
+    input_maps: Sequence[AffineMap],
+    result_type: TensorType,
+    size_source: SSAValue,
+    body: Body,
+) -> SSAValue:
+    """One all-parallel generic producing `result_type`, whose dynamic dims have the sizes of
+    the same dims of `size_source`; inserted before the matched op."""
+    rank = len(static_shape(result_type))
+    init = empty_like_result(rewriter, result_type, [(size_source, d) for d in range(rank)])
+    maps = [*input_maps, AffineMap.identity(rank)]
+    generic = build_generic(inputs, [init], maps, [PARALLEL] * rank, body)
+    rewriter.insert(generic)
+    return generic.results[0]
+
+
+def insert_scalars(
+    rewriter: PatternRewriter, build: Callable[[ScalarBuilder], SSAValue]
+) -> SSAValue:
+    """Run `build` on a ScalarBuilder whose ops land before the matched op."""
+    block = Block()
+    value = build(ScalarBuilder(block))
+    ops = list(block.ops)
+    for op in ops:
+        op.detach()
+    rewriter.insert(ops)
+    return value
+
+
+def reduced_count(
+    rewriter: PatternRewriter, source: SSAValue, dims: Sequence[int], element: Attribute
+) -> SSAValue:
+    """The number of elements in `dims` of `source`, as a scalar of type `element`."""
+    shape = static_shape(source.type)
+    static = 1
+    for d in dims:
+        static *= 1 if shape[d] == DYN else shape[d]
+    dynamic = [dim_of(rewriter, source, d) for d in dims if shape[d] == DYN]
+
+    def build(b: ScalarBuilder) -> SSAValue:
+        if not dynamic:
+            return b.const(static, element)
+        count = b.const(static, IndexType())
+        for size in dynamic:
+            count = b.mul(count, size)
+        return b.cast(b.index_cast(count, i64), element)
+
+    return insert_scalars(rewriter, build)
+
+
+def linear_index(
+    rewriter: PatternRewriter, source: SSAValue, dims: Sequence[int]
+) -> Callable[[ScalarBuilder], SSAValue]:
+    """A body builder for the row-major position (i64) among `dims` of the current element;
+    the sizes it needs are read before the generic."""
+    shape = static_shape(source.type)
+    sizes = {d: dim_of(rewriter, source, d) for d in dims[1:] if shape[d] == DYN}
+
+    def build(b: ScalarBuilder) -> SSAValue:
+        if not dims:  # a 0-d input: its one element is at position 0
+            return b.const(0, i64)
+        index = b.emit(IndexOp(dims[0]))
+        for d in dims[1:]:
+            size = sizes[d] if d in sizes else b.const(shape[d], IndexType())
+            index = b.add(b.mul(index, size), b.emit(IndexOp(d)))
+        return b.index_cast(index, i64)
+
+    return build
+
+
+# ---- the pattern ----
+
+
 class ConvertReductionOp(RewritePattern):
     """`init = fill(identity)`; `generic(x) outs(init)` folding `combiner` over reduced dims.
-    `max.dim` also yields the index of the first maximum (NaN counts as the maximum)."""
+    Ops with an index (max.dim, argmax, ...) also fold the row-major position of the first
+    extreme element among the reduced dims (NaN counts as extreme); a mean then divides the
+    sum by the number of reduced elements in one elementwise generic."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ReductionOp, rewriter: PatternRewriter) -> None:
         source = op.operands[0]
         rank = len(static_shape(source.type))
         reduced, keepdim = op.reduction_args()
-        kept = [d for d in range(rank) if d not in reduced]
-        values_type = tensor_type_of(op, 0)
-        dtype = dtype_of_attr(values_type.element_type)
-        sources = [(source, d) for d in (range(rank) if keepdim else kept)]
-        init_values = filled(
-            rewriter, empty_like_result(rewriter, values_type, sources), op.identity(dtype)
-        )
-        inits = [init_values]
-        if len(op.results) == 2:
-            indices_type = tensor_type_of(op, 1)
-            inits.append(filled(rewriter, empty_like_result(rewriter, indices_type, sources), 0))
-        out_map = reduction_output_map(rank, reduced, keepdim)
-        maps = [AffineMap.identity(rank), *[out_map] * len(inits)]
-        iterators = [REDUCTION if d in reduced else PARALLEL for d in range(rank)]
+        named = op.named_args(tuple(op.arg_values()))
+        meta: TensorMeta = named["self"]
+        values_dtype = op.result_element(named, meta.dtype)
+        assert values_dtype is not None
+        element = values_dtype.signless_attr
+        inits: list[tuple[Attribute, float | int | bool]] = [(element, op.identity(values_dtype))]
+        with_index = "indices" in op.result_names()
+        index_of = linear_index(rewriter, source, reduced) if with_index else None
+        if with_index:
+            inits.append((i64, 0))
 
         def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-            x = b.cast(args[0], values_type.element_type)
-            if len(inits) == 1:
+            x = b.cast(args[0], element)
+            if index_of is None:
                 return [op.combiner(b, x, args[1])]
-            return _arg_max_body(b, x, args[1], args[2], reduced[0])
+            assert op.INDEX_PREDICATE is not None
+            return _first_extreme(b, op.INDEX_PREDICATE, x, args[1], args[2], index_of)
 
-        generic = build_generic([source], inits, maps, iterators, body)
-        rewriter.replace(op, generic)
+        folded = fold(rewriter, [source], [AffineMap.identity(rank)], reduced, keepdim, inits, body)
+        if op.DIVIDE_BY_COUNT:
+            folded[0] = _divide(
+                rewriter, folded[0], reduced_count(rewriter, source, reduced, element)
+            )
+        by_name = dict(zip(("values", "indices"), folded))
+        results = [by_name[name] for name in op.result_names()]
+        for result, expected in zip(results, op.results):
+            assert result.type == tensor_type_of(op, expected.index)
+        rewriter.replace(op, [], results)
 
 
-def _arg_max_body(
+def _first_extreme(
     b: ScalarBuilder,
+    predicate: str,
     x: SSAValue,
     acc: SSAValue,
     acc_index: SSAValue,
-    dim: int,
+    index_of: Callable[[ScalarBuilder], SSAValue],
 ) -> list[SSAValue]:
-    """Take x when it is larger, or NaN while the accumulator is not (first index wins)."""
-    larger = b.cmp("gt", x, acc)
-    take = larger
+    """Take x when it beats the accumulator, or is NaN while the accumulator is not: the
+    first extreme element wins, as in torch."""
+    take = b.cmp(predicate, x, acc)
     if b.is_float(x):
         nan_first = b.and_(b.is_nan(x), b.not_(b.is_nan(acc)))
-        take = b.or_(larger, nan_first)
-    index = b.index_cast(b.emit(IndexOp(dim)), acc_index.type)
-    return [b.select(take, x, acc), b.select(take, index, acc_index)]
+        take = b.or_(take, nan_first)
+    return [b.select(take, x, acc), b.select(take, index_of(b), acc_index)]
 
 
-PATTERNS: tuple[RewritePattern, ...] = (ConvertReductionOp(),)
+def _divide(rewriter: PatternRewriter, total: SSAValue, count: SSAValue) -> SSAValue:
+    result_type = total.type
+    assert isinstance(result_type, TensorType)
+    rank = len(static_shape(result_type))
+
+    def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        return [b.div(args[0], count)]
+
+    return pointwise(rewriter, [total], [AffineMap.identity(rank)], result_type, total, body)
+
+
+class ConvertVarianceOp(RewritePattern):
+    """var / std in four generics: sums (keepdim layout), means, summed squared deviations
+    from the means, then division by max(N - correction, 0) (and sqrt for std)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: VarianceOp, rewriter: PatternRewriter) -> None:
+        source = op.operands[0]
+        rank = len(static_shape(source.type))
+        reduced, keepdim = op.reduction_args()
+        element = tensor_type_of(op).element_type
+        correction = op.correction_of(op.named_args(tuple(op.arg_values())))
+        identity = AffineMap.identity(rank)
+        count = reduced_count(rewriter, source, reduced, element)
+        means = mean_over(rewriter, source, reduced, count)
+        mean_map = reduction_output_map(rank, reduced, True)
+
+        def squares(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            deviation = b.sub(args[0], args[1])
+            return [b.add(args[2], b.mul(deviation, deviation))]
+
+        (total,) = fold(
+            rewriter, [source, means], [identity, mean_map], reduced, keepdim, [(element, 0)],
+            squares,
+        )  # fmt: skip
+        divisor = insert_scalars(
+            rewriter,
+            lambda b: b.maximum(b.sub(count, b.const(correction, element)), b.const(0, element)),
+        )
+
+        def finish(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            value = b.div(args[0], divisor)
+            return [b.sqrt(value) if op.SQRT else value]
+
+        out_rank = len(static_shape(total.type))
+        result = pointwise(
+            rewriter, [total], [AffineMap.identity(out_rank)], tensor_type_of(op), total, finish
+        )
+        rewriter.replace(op, [], [result])
+
+
+def mean_over(
+    rewriter: PatternRewriter, source: SSAValue, reduced: Sequence[int], count: SSAValue
+) -> SSAValue:
+    """The means of `source` over `reduced` in keepdim layout (size 1 there), in two generics."""
+    rank = len(static_shape(source.type))
+    element = count.type
+
+    def add(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        return [b.add(args[1], args[0])]
+
+    (sums,) = fold(
+        rewriter, [source], [AffineMap.identity(rank)], reduced, True, [(element, 0)], add
+    )
+    return _divide(rewriter, sums, count)
+
+
+PATTERNS: tuple[RewritePattern, ...] = (ConvertReductionOp(), ConvertVarianceOp())
