@@ -124,6 +124,7 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
 
     def build_function(self) -> ScriptedFunction:
         parameters = self.parameters()
+        self.constants = {**self.string_defaults(parameters), **self.constants}
         runtime = [a for a in parameters if a.arg not in self.constants]
         arg_types = [self.argument_types(a) for a in runtime]
         block = Block(arg_types=[t for types, _ in arg_types for t in types])
@@ -147,6 +148,25 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         op = func.FuncOp(self.name, function_type, Region(block))
         structure = self.frames[0].structure  # type: ignore[union-attr]
         return ScriptedFunction(op, list(self.param_args), structure)
+
+    def string_defaults(self, parameters: list[ast.arg]) -> dict[str, Any]:
+        """`str` arguments are constants: the default graph uses their default value."""
+        args = self.node.args
+        defaults = dict(zip([a.arg for a in args.args][-len(args.defaults) :], args.defaults))
+        out: dict[str, Any] = {}
+        for arg in parameters:
+            spec = self.annotation(arg)
+            if spec is None or spec.kind != "str" or arg.arg in self.constants:
+                continue
+            default = defaults.get(arg.arg)
+            if not (isinstance(default, ast.Constant) and isinstance(default.value, str)):
+                raise self.error(
+                    arg,
+                    f"the str argument `{arg.arg}` needs a default value",
+                    "the graph is specialized on the string; its default gives `.graph`",
+                )
+            out[arg.arg] = default.value
+        return out
 
     def parameters(self) -> list[ast.arg]:
         """The function's arguments, without `self` for a method."""
