@@ -6,6 +6,7 @@ from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
     data_movement,
     elementwise,
+    indexing,
     joining,
     linear,
     prim,
@@ -24,6 +25,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *data_movement.OPS,
     *views.OPS,
     *joining.OPS,
+    *indexing.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

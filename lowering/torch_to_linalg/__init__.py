@@ -36,6 +36,7 @@ from lowering.torch_to_linalg import (
     control_flow,
     data_movement,
     elementwise,
+    indexing,
     joining,
     linear,
     reduction,
@@ -53,6 +54,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *data_movement.PATTERNS,
     *views.PATTERNS,
     *joining.PATTERNS,
+    *indexing.PATTERNS,
 )
 
 
