@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.meta import ShapeError
+from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.types import ValueTensorType
 from frontend.annotations import ArgSpec, admits, parse_annotation
 from frontend.binding import BindError
@@ -281,6 +282,9 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
             return
         if isinstance(target, ast.Tuple) and isinstance(value, ShapeValue):
             value = self.unpack_shape(target, value, len(target.elts))
+        if isinstance(target, ast.Tuple) and kind_of(value).startswith("list["):
+            unpack = self.builder.insert(PrimListUnpackOp(value, len(target.elts)))
+            value = tuple(unpack.results)
         if isinstance(target, ast.Tuple) and isinstance(value, tuple):
             if len(target.elts) != len(value):
                 raise self.error(

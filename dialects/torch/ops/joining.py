@@ -212,12 +212,12 @@ class SplitLikeOp(TorchOp):
     def pieces(cls, x: TensorMeta, arg: Any, dim: Any) -> list[ValueTensorType] | None:
         """Each piece's type, or None while the count is unknown (dynamic size or rank)."""
         d = constant_dim(cls.name.removeprefix("torch.aten."), dim, x)
-        if x.shape is None or d is None or x.shape[d] == DYN or not _is_constant(arg):
+        if x.shape is None or d is None or not _is_constant(arg):
             return None
-        return [
-            ValueTensorType((*x.shape[:d], n, *x.shape[d + 1 :]), x.dtype)
-            for n in cls.lengths(x.shape[d], arg)
-        ]
+        if x.shape[d] == DYN and not isinstance(arg, list):
+            return None
+        lengths = arg if x.shape[d] == DYN else cls.lengths(x.shape[d], arg)  # sizes: known
+        return [ValueTensorType((*x.shape[:d], n, *x.shape[d + 1 :]), x.dtype) for n in lengths]
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
