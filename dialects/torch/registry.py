@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
+    constructors,
     data_movement,
     elementwise,
     indexing,
@@ -26,6 +27,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *views.OPS,
     *joining.OPS,
     *indexing.OPS,
+    *constructors.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -33,6 +33,7 @@ from xdsl.utils.exceptions import PassFailedException
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.ops.prim import ConstantNoneOp
 from lowering.torch_to_linalg import (
+    constructors,
     control_flow,
     data_movement,
     elementwise,
@@ -55,6 +56,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *views.PATTERNS,
     *joining.PATTERNS,
     *indexing.PATTERNS,
+    *constructors.PATTERNS,
 )
 
 

@@ -73,7 +73,11 @@ def test_eager_matches_pytorch(op: Any, index: int, sample: Any) -> None:
     if "dtype" in kwargs and kwargs["dtype"] is not None:  # the IR spells dtypes as codes
         kwargs = {**kwargs, "dtype": getattr(torch, dtype_of_code(kwargs["dtype"]).name)}
     expected = from_torch(fn(*[to_torch(a) for a in args], **kwargs))
-    assert_same(op.run_eager(*values), expected)
+    actual = op.run_eager(*values)
+    if getattr(op, "ARBITRARY_VALUES", False):  # torch.empty: only shape and dtype are defined
+        assert (actual.shape, actual.dtype) == (expected.shape, expected.dtype)
+        return
+    assert_same(actual, expected)
 
 
 def test_harness_imports_only_repo_packages() -> None:

@@ -1,0 +1,329 @@
+"""Tensor constructors: zeros, ones, full, empty, arange and the `*_like` forms.
+
+Sizes are `int[]` lists whose elements may be known only at run time (`torch.zeros(x.size(0),
+4)`); `dtype=` is a torch ScalarType code (6 float32, 7 float64, 4 int64, 3 int32, 11 bool).
+`empty` gives zeros (its values are unspecified in torch).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+from xdsl.ir import Attribute
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.dtypes import BOOL, DEFAULT_FLOAT, DEFAULT_INT, DType, dtype_of_code
+from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, kind_of_value
+from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.shapes import size_list, static_dims
+from dialects.torch.types import BoolType, FloatType, IntType, ListType, NoneType, ValueTensorType
+
+ScalarOperand = IntType | FloatType | BoolType
+DTypeOperand = IntType | NoneType
+
+
+def requested_dtype(code: Any, default: DType | None) -> DType | None:
+    """The `dtype=` argument's DType, else `default`."""
+    if code is None:
+        return default
+    if not isinstance(code, int):
+        raise TypeError("`dtype` must be a constant ScalarType")
+    return dtype_of_code(code)
+
+
+def scalar_dtype(value: Any) -> DType:
+    """torch's dtype for a tensor made from a Python scalar: bool, int64 or float32."""
+    kind = kind_of_value(value)
+    return {"bool": BOOL, "int": DEFAULT_INT}.get(kind or "float", DEFAULT_FLOAT)
+
+
+def new_shape(op_name: str, size: Any) -> tuple[int, ...]:
+    sizes = size_list(op_name, "size", size)
+    if any(isinstance(d, int) and d < 0 for d in sizes):
+        raise ShapeError(f"{op_name}: Dimension size must be non-negative.")
+    return static_dims(sizes)
+
+
+# ---- filled tensors of a given size ----
+
+
+class FilledOp(TorchOp):
+    """A tensor of `size` filled with `fill_value(args)`; dtype from `dtype=` or the value."""
+
+    FILL: ClassVar[float | None] = None  # the constant fill, or None for `full`'s argument
+
+    @classmethod
+    def fill_of(cls, args: tuple[Any, ...]) -> Any:
+        return cls.FILL if cls.FILL is not None else args[1]
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        shape = new_shape(cls.name.removeprefix("torch.aten."), args[0])
+        default = DEFAULT_FLOAT if cls.FILL is not None else scalar_dtype(args[1])
+        return [ValueTensorType(shape, requested_dtype(args[-1], default))]
+
+    @classmethod
+    def eager(cls, *args: Any) -> Any:
+        (typ,) = cls.infer(*args)
+        assert isinstance(typ, ValueTensorType) and typ.element is not None
+        return np.full(args[0], cls.fill_of(args), dtype=typ.element.numpy)
+
+
+@torch_op
+class AtenZerosOp(FilledOp):
+    """`torch.zeros(size, dtype=None)`: zeros, float32 unless `dtype` says otherwise."""
+
+    name = "torch.aten.zeros"
+    SCHEMA = "aten::zeros(int[] size, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.zeros",)
+    SAMPLES = (Sample([2, 3]), Sample([4], dtype=4), Sample([], dtype=11))
+    FILL = 0
+    size = operand_def(ListType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenOnesOp(FilledOp):
+    """`torch.ones(size, dtype=None)`: ones, float32 unless `dtype` says otherwise."""
+
+    name = "torch.aten.ones"
+    SCHEMA = "aten::ones(int[] size, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.ones",)
+    SAMPLES = (Sample([3, 1]), Sample([2, 2], dtype=3))
+    FILL = 1
+    size = operand_def(ListType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenEmptyMemoryFormatOp(FilledOp):
+    """`torch.empty(size, dtype=None)`: unspecified values (zeros here)."""
+
+    name = "torch.aten.empty.memory_format"
+    SCHEMA = "aten::empty.memory_format(int[] size, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.empty",)
+    SAMPLES = (Sample([2, 3]), Sample([3], dtype=7))
+    ARBITRARY_VALUES = True  # PyTorch's values are garbage: compare shape and dtype only
+    FILL = 0
+    size = operand_def(ListType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenFullOp(FilledOp):
+    """`torch.full(size, fill_value, dtype=None)`: the dtype follows the value (bool, int64,
+    float32) unless `dtype` is given; the value converts to it (floats truncate to ints)."""
+
+    name = "torch.aten.full"
+    SCHEMA = "aten::full(int[] size, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.full",)
+    SAMPLES = (Sample([2, 3], 1.5), Sample([2], 7), Sample([3], True),
+               Sample([2, 2], 2.5, dtype=4))  # fmt: skip
+    size = operand_def(ListType)
+    fill_value = operand_def(ScalarOperand)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+# ---- *_like ----
+
+
+class LikeOp(TorchOp):
+    """A tensor shaped like `self`, of `self`'s dtype unless `dtype=` is given."""
+
+    FILL: ClassVar[float | None] = None
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x: TensorMeta = args[0]
+        return [ValueTensorType(x.shape, requested_dtype(args[-1], x.dtype))]
+
+    @classmethod
+    def eager(cls, *args: Any) -> Any:
+        (typ,) = cls.infer(TensorMeta.of_array(args[0]), *args[1:])
+        assert isinstance(typ, ValueTensorType) and typ.element is not None
+        value = cls.FILL if cls.FILL is not None else args[1]
+        return np.full(args[0].shape, value, dtype=typ.element.numpy)
+
+
+@torch_op
+class AtenZerosLikeOp(LikeOp):
+    """`torch.zeros_like(x, dtype=None)`."""
+
+    name = "torch.aten.zeros_like"
+    SCHEMA = "aten::zeros_like(Tensor self, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.zeros_like",)
+    SAMPLES = (Sample(Tn((2, 3))), Sample(Tn((3,), "int64"), dtype=6))
+    FILL = 0
+    self_ = operand_def(ValueTensorType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenOnesLikeOp(LikeOp):
+    """`torch.ones_like(x, dtype=None)`."""
+
+    name = "torch.aten.ones_like"
+    SCHEMA = "aten::ones_like(Tensor self, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.ones_like",)
+    SAMPLES = (Sample(Tn((2, 3), "float64")), Sample(Tn((2,), "bool")))
+    FILL = 1
+    self_ = operand_def(ValueTensorType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenEmptyLikeOp(LikeOp):
+    """`torch.empty_like(x, dtype=None)`: unspecified values (zeros here)."""
+
+    name = "torch.aten.empty_like"
+    SCHEMA = "aten::empty_like(Tensor self, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.empty_like",)
+    SAMPLES = (Sample(Tn((2, 3))),)
+    ARBITRARY_VALUES = True
+    FILL = 0
+    self_ = operand_def(ValueTensorType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenFullLikeOp(LikeOp):
+    """`torch.full_like(x, fill_value, dtype=None)`: the value converts to `x`'s dtype."""
+
+    name = "torch.aten.full_like"
+    SCHEMA = "aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.full_like",)
+    SAMPLES = (Sample(Tn((2, 3)), 2.5), Sample(Tn((3,), "int32"), 3.7),
+               Sample(Tn((2,)), 1, dtype=4))  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    fill_value = operand_def(ScalarOperand)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+# ---- arange ----
+
+
+def arange_length(start: Any, end: Any, step: Any) -> int | None:
+    """ceil((end - start) / step), or None while a bound is only known at run time."""
+    if any(isinstance(v, Dynamic) for v in (start, end, step)):
+        if isinstance(step, int | float) and step == 0:
+            raise ShapeError("step must be nonzero")
+        return None
+    if step == 0:
+        raise ShapeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise ShapeError("upper bound and lower bound inconsistent with step sign")
+    return max(math.ceil((end - start) / step), 0)
+
+
+class ArangeOp(TorchOp):
+    """`torch.arange`: `start + i * step` for i < ceil((end - start) / step), computed in
+    float64 for float results and in int64 (from truncated bounds) for integer ones."""
+
+    @classmethod
+    def bounds(cls, args: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+        """(start, end, step) from the overload's arguments."""
+        raise NotImplementedError
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        start, end, step = cls.bounds(args)
+        is_float = any(kind_of_value(v) == "float" for v in (start, end, step))
+        dtype = requested_dtype(args[-1], DEFAULT_FLOAT if is_float else DEFAULT_INT)
+        if dtype is not None and dtype.is_bool:
+            raise TypeError("\"arange_cpu\" not implemented for 'Bool'")
+        length = arange_length(start, end, step)
+        return [ValueTensorType((-1 if length is None else length,), dtype)]
+
+    @classmethod
+    def eager(cls, *args: Any) -> Any:
+        start, end, step = cls.bounds(args)
+        (typ,) = cls.infer(*args)
+        assert isinstance(typ, ValueTensorType) and typ.element is not None
+        count = np.arange(arange_length(start, end, step))
+        if typ.element.is_float:
+            return (float(start) + count * float(step)).astype(typ.element.numpy)
+        return (int(start) + count * int(step)).astype(typ.element.numpy)
+
+
+@torch_op
+class AtenArangeOp(ArangeOp):
+    """`torch.arange(end)`: 0, 1, ..., end - 1."""
+
+    name = "torch.aten.arange"
+    SCHEMA = "aten::arange(Scalar end, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.arange",)
+    SAMPLES = (Sample(5), Sample(2.5), Sample(4, dtype=6))
+    end = operand_def(ScalarOperand)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def bounds(cls, args: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+        return 0, args[0], 1
+
+
+@torch_op
+class AtenArangeStartOp(ArangeOp):
+    """`torch.arange(start, end)`."""
+
+    name = "torch.aten.arange.start"
+    SCHEMA = "aten::arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.arange",)
+    SAMPLES = (Sample(2, 7), Sample(-1.5, 1.0, dtype=7))
+    start = operand_def(ScalarOperand)
+    end = operand_def(ScalarOperand)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def bounds(cls, args: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+        return args[0], args[1], 1
+
+
+@torch_op
+class AtenArangeStartStepOp(ArangeOp):
+    """`torch.arange(start, end, step)`; a negative step counts down."""
+
+    name = "torch.aten.arange.start_step"
+    SCHEMA = (
+        "aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, "
+        "ScalarType? dtype=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.arange",)
+    SAMPLES = (Sample(10, 0, -3), Sample(0, 1, 0.1), Sample(0.5, 3, 1, dtype=4),
+               Sample(1, 2, 0.25, dtype=7))  # fmt: skip
+    start = operand_def(ScalarOperand)
+    end = operand_def(ScalarOperand)
+    step = operand_def(ScalarOperand)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def bounds(cls, args: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+        return args[0], args[1], args[2]
+
+
+OPS = (
+    AtenZerosOp,
+    AtenOnesOp,
+    AtenEmptyMemoryFormatOp,
+    AtenFullOp,
+    AtenZerosLikeOp,
+    AtenOnesLikeOp,
+    AtenEmptyLikeOp,
+    AtenFullLikeOp,
+    AtenArangeOp,
+    AtenArangeStartOp,
+    AtenArangeStartStepOp,
+)
