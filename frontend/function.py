@@ -11,7 +11,15 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
-from frontend.runtime import Argument, describe, prepare, spec_of, to_array, to_caller_kind
+from frontend.runtime import (
+    Argument,
+    caller_kind,
+    describe,
+    prepare,
+    spec_of,
+    to_array,
+    to_caller_kind,
+)
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
 
@@ -107,7 +115,7 @@ class ScriptFunction:
             )
         converted = [to_array(a) for a in args]
         values = [v for v, _ in converted]
-        as_torch = any(t for _, t in converted)
+        kind = caller_kind([k for _, k in converted])
         signature = tuple(spec_of(self.name, a, v) for a, v in zip(self.arguments, values))
         if self.backend == "interpreter":
             from dialects.torch.interpreter import run_torch_ir
@@ -121,7 +129,7 @@ class ScriptFunction:
             from frontend.script_control import regroup_tuples
 
             result = regroup_tuples(list(result), self.result_structure)
-        return to_caller_kind(result, as_torch)
+        return to_caller_kind(result, kind)
 
     def _compile(self, signature: Signature) -> CompiledCall:
         from lowering.jit import compile_function

@@ -27,12 +27,23 @@ def _torch_tensor_type() -> Any:
     return None if torch is None else torch.Tensor
 
 
-def to_array(value: Any) -> tuple[Any, bool]:
-    """(numpy view, came_from_torch) for a tensor argument; non-tensors pass through."""
+TORCH = "torch"  # the caller passed torch tensors: results are torch tensors
+EAGER = "eager"  # the caller passed frontend.torch tensors: results are frontend.torch tensors
+
+
+def to_array(value: Any) -> tuple[Any, str | None]:
+    """(numpy view, the tensor kind it came as) for a tensor argument; others pass through."""
     tensor_type = _torch_tensor_type()
     if tensor_type is not None and isinstance(value, tensor_type):
-        return value.detach().numpy(), True
-    return value, False
+        return value.detach().numpy(), TORCH
+    if _is_eager_tensor(value):
+        return value.numpy(), EAGER
+    return value, None
+
+
+def _is_eager_tensor(value: Any) -> bool:
+    module = sys.modules.get("frontend.torch.tensor")
+    return module is not None and isinstance(value, module.Tensor)
 
 
 def spec_of(fn_name: str, arg: Argument, value: Any) -> Attribute:
@@ -91,11 +102,22 @@ def prepare(value: Any) -> Any:
     return value
 
 
-def to_caller_kind(result: Any, as_torch: bool) -> Any:
+def caller_kind(kinds: list[str | None]) -> str | None:
+    """Results come back as torch tensors if any argument was one, else as the eager kind."""
+    if TORCH in kinds:
+        return TORCH
+    return EAGER if EAGER in kinds else None
+
+
+def to_caller_kind(result: Any, kind: str | None) -> Any:
     if isinstance(result, tuple):
-        return tuple(to_caller_kind(r, as_torch) for r in result)
-    if as_torch and isinstance(result, np.ndarray):
+        return tuple(to_caller_kind(r, kind) for r in result)
+    if not isinstance(result, np.ndarray) or kind is None:
+        return result
+    if kind == TORCH:
         import torch
 
         return torch.from_numpy(result)
-    return result
+    from frontend.torch.tensor import Tensor
+
+    return Tensor.wrap(result)

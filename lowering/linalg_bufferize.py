@@ -77,6 +77,7 @@ CONVERTED_OPS: tuple[type[Operation], ...] = (
     tensor.EmptyOp,
     tensor.DimOp,
     tensor.ExtractOp,
+    tensor.CastOp,
     bufferization.AllocTensorOp,
     LinalgStructuredOperation,
     BroadcastOp,
@@ -231,6 +232,14 @@ class ConvertExtractOp(RewritePattern):
         rewriter.replace(op, memref.LoadOp.get(op.tensor, tuple(op.indices)))
 
 
+class ConvertCastOp(RewritePattern):
+    """`tensor.cast` (a static/dynamic dim view) -> `memref.cast` of the same buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CastOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, memref.CastOp.get(op.source, op.dest.type))
+
+
 class ConvertLinalgOp(RewritePattern):
     """A linalg op with results -> the same op without results, writing into its inits."""
 
@@ -271,6 +280,7 @@ class LinalgBufferizePass(ModulePass):
                 ConvertAllocTensorOp(),
                 ConvertDimOp(),
                 ConvertExtractOp(),
+                ConvertCastOp(),
                 ConvertLinalgOp(),
             ],
             dce_enabled=False,

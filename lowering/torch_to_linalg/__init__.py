@@ -74,6 +74,7 @@ class ConvertTorchToLinalgPass(ModulePass):
             walk_regions_first=False,
         ).rewrite_module(op)
         for function in functions:
+            control_flow.reconcile_carried_types(function)
             lower_leftover_constants(function)
             check_fully_lowered(function)
             update_function_type(function)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, i1, i64
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i1, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.prim import PrimIfOp, PrimIfYieldOp, PrimLoopConditionOp, PrimLoopOp
@@ -123,3 +124,36 @@ class ConvertPrimLoopOp(RewritePattern):
 
 
 PATTERNS: tuple[RewritePattern, ...] = (ConvertPrimIfOp(), ConvertPrimLoopOp())
+
+
+# ---- after conversion: values more precise than the carried types ----
+
+
+def reconcile_carried_types(root: Operation) -> None:
+    """Insert a `tensor.cast` wherever an init or yield of an scf op has a more precise tensor
+    type than the value it becomes (`?x16` carried as `?x?`): scf requires exact matches, and
+    the torch types are joined over all paths (`torch-refine-types`)."""
+    for op in list(root.walk()):
+        if isinstance(op, scf.ForOp):
+            _cast_operands(op, 3, [r.type for r in op.results])
+            _cast_operands(op.body.block.last_op, 0, [r.type for r in op.results])
+        elif isinstance(op, scf.IfOp):
+            for region in (op.true_region, op.false_region):
+                if region.blocks:
+                    _cast_operands(region.block.last_op, 0, [r.type for r in op.results])
+        elif isinstance(op, scf.WhileOp):
+            carried = [a.type for a in op.before_region.block.args]
+            _cast_operands(op, 0, carried)
+            _cast_operands(op.before_region.block.last_op, 1, [r.type for r in op.results])
+            _cast_operands(op.after_region.block.last_op, 0, carried)
+
+
+def _cast_operands(op: Operation | None, first: int, types: Sequence[Attribute]) -> None:
+    assert op is not None
+    for index, typ in enumerate(types, start=first):
+        value = op.operands[index]
+        if value.type == typ or not isinstance(typ, TensorType):
+            continue
+        cast = tensor.CastOp(value, typ)
+        Rewriter.insert_op(cast, InsertPoint.before(op))
+        op.operands[index] = cast.dest
