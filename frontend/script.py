@@ -24,7 +24,14 @@ from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, Frame, FunctionFrame
-from frontend.script_modules import MethodValue, ModulesMixin, ModuleValue, is_module
+from frontend.script_modules import (
+    GraphValue,
+    MethodValue,
+    ModulesMixin,
+    ModuleValue,
+    is_captured_graph,
+    is_module,
+)
 from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
@@ -464,6 +471,10 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
             return self.call_method(node, callee, args, kwargs)
         if isinstance(callee, ModuleValue):
             return self.call_module(node, callee, args, kwargs)
+        if isinstance(callee, GraphValue):
+            return self.call_graph(node, callee.function, args, kwargs)
+        if isinstance(callee, PyObject) and is_captured_graph(callee.obj):
+            return self.call_graph(node, callee.obj, args, kwargs)
         if not isinstance(callee, PyObject):
             raise self.error(node.func, f"a {kind_of(callee)} is not callable")
         return self.function_call(node, callee.obj, args, kwargs)

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, SSAValue
+from xdsl.rewriter import Rewriter
 
 from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
@@ -49,9 +50,11 @@ class Compilation:
     functions: list[ScriptedFunction] = field(default_factory=list[ScriptedFunction])
     by_key: dict[tuple[Any, ...], ScriptedFunction] = field(default_factory=dict)
     in_progress: list[tuple[tuple[Any, ...], str]] = field(default_factory=list)
+    imported: dict[int, ScriptedFunction] = field(default_factory=dict)  # traced graphs by id
 
     def unique_name(self, base: str) -> str:
         taken = {f.op.sym_name.data for f in self.functions} | {n for _, n in self.in_progress}
+        taken |= {f.op.sym_name.data for f in self.imported.values()}
         name, n = base, 1
         while name in taken:
             name, n = f"{base}_{n}", n + 1
@@ -134,6 +137,43 @@ class CallsMixin:
             self.compilation.by_key[key] = scripted
         return self.emit_call(node, callee, scripted, [v for vs in operands.values() for v in vs])
 
+    def call_graph(
+        self, node: ast.Call, function: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """Call a captured graph (a traced function or module) through a copy of its IR.
+
+        Its functions join this module under fresh names; traced weights are constants in
+        the graph, so the call passes only the arguments.
+        """
+        if kwargs:
+            raise self.error(node, "a traced function takes positional arguments only")
+        scripted = self.compilation.imported.get(id(function))
+        if scripted is None:
+            scripted = self.import_graph(function)
+        expected = len(scripted.op.body.block.args)
+        if len(args) != expected:
+            raise self.error(
+                node, f"`{function.name}` takes {expected} arguments, {len(args)} given"
+            )
+        callee = Callee(lambda: None, function.name)
+        return self.emit_call(node, callee, scripted, args)
+
+    def import_graph(self, function: Any) -> ScriptedFunction:
+        ops = [op.clone() for op in function.module.ops if isinstance(op, func.FuncOp)]
+        renamed = {op.sym_name.data: self.compilation.unique_name(op.sym_name.data) for op in ops}
+        for op in ops:
+            op.sym_name = StringAttr(renamed[op.sym_name.data])
+            for call in op.walk():
+                if isinstance(call, func.CallOp):
+                    call.callee = SymbolRefAttr(renamed[call.callee.string_value()])
+        for op in ops:
+            forget_shapes(op)
+        imported = [ScriptedFunction(op, []) for op in ops]
+        self.compilation.functions.extend(imported[1:] + imported[:1])
+        entry = next(f for f in imported if f.op.sym_name.data == renamed[function.name])
+        self.compilation.imported[id(function)] = entry
+        return entry
+
     def passed_values(self, node: ast.Call, name: str, value: Value) -> list[SSAValue] | None:
         """The call operands for one argument; None binds it as a constant of the callee.
 
@@ -187,6 +227,25 @@ class CallsMixin:
         outputs = list(scripted.op.function_type.outputs.data)
         call = self.builder.insert(func.CallOp(scripted.op.sym_name.data, operands, outputs))
         return regroup_tuples(list(call.results), scripted.results)
+
+
+def forget_shapes(function: func.FuncOp) -> None:
+    """Make a captured graph generic: tensor arguments and computed tensors get unknown types
+    (traces record the example's exact shapes); `torch-refine-types` recomputes them per call.
+    Constants (ops without operands, e.g. traced weights) keep their types."""
+    block = function.body.block
+    for arg in block.args:
+        if isinstance(arg.type, ValueTensorType):
+            Rewriter.replace_value_with_new_type(arg, UNKNOWN_TENSOR)
+    for op in function.walk():
+        if not op.operands or op is function:
+            continue
+        for result in op.results:
+            if isinstance(result.type, ValueTensorType):
+                Rewriter.replace_value_with_new_type(result, UNKNOWN_TENSOR)
+    returned = block.last_op
+    outputs = [v.type for v in returned.operands] if returned is not None else []
+    function.function_type = FunctionType.from_lists([a.type for a in block.args], outputs)
 
 
 def _holds_ir(value: Value) -> bool:

@@ -80,6 +80,18 @@ class ModuleValue:
 
 
 @dataclass(frozen=True)
+class GraphValue:
+    """A traced function or module reached while scripting: calls import its graph."""
+
+    function: Any
+
+
+def is_captured_graph(obj: Any) -> bool:
+    """A traced function or module (its graph is the program; it has no source to script)."""
+    return hasattr(obj, "trace_recorder") and hasattr(obj, "module")
+
+
+@dataclass(frozen=True)
 class MethodValue:
     """`self.helper` (not yet called)."""
 
@@ -129,8 +141,13 @@ class ModulesMixin:
     ) -> Value:
         if callable(value) and getattr(value, "__self__", None) is module.obj:
             return MethodValue(module, name)
-        if is_module(value):  # a module kept outside `_modules` (e.g. a traced one)
+        if is_module(value):  # a module kept outside `_modules`
             return ModuleValue(value, join_path(module.path, name))
+        original = getattr(value, "original", None)
+        if is_captured_graph(value):  # a traced function or module: call its graph
+            return GraphValue(value)
+        if original is not None and is_module(original):  # a ScriptModule kept as attribute
+            return ModuleValue(original, join_path(module.path, name))
         if tensor_array(value) is not None:
             return self.module_tensor(module, name, node)
         constant = as_constant(value)
