@@ -1,4 +1,7 @@
-"""`python -m frontend prog.py:fn --emit=<stage> [--args 'f32[?,4],f32[4]'] [--run]`."""
+"""`python -m frontend prog.py:fn --emit=<stage> [--args 'f32[?,4],f32[4]']`.
+
+`fn` may be a function, an `nn.Module` instance, or an `nn.Module` class (constructed with no
+arguments; its `forward` is shown, parameters first in `--args`)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 
 import frontend
 from frontend.errors import ScriptError
+from frontend.script_modules import is_module_class
 from lowering.pipeline import PipelineError, Stage
 
 
@@ -30,7 +34,7 @@ def load_callable(target: str) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m frontend", description=__doc__)
-    parser.add_argument("target", help="FILE.py:FUNCTION")
+    parser.add_argument("target", help="FILE.py:FUNCTION or FILE.py:MODULE")
     parser.add_argument("--emit", default="torch", choices=[s.value for s in Stage])
     parser.add_argument("--args", default=None,
                         help="argument signature, e.g. 'f32[?,4],f32[4],int' (default: f32[?] "
@@ -38,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     fn = load_callable(options.target)
     try:
+        if isinstance(fn, type) and is_module_class(fn):
+            fn = fn()  # FILE.py:MyModule scripts a default-constructed instance
         scripted = frontend.script(fn)
         print(scripted.ir(options.emit, options.args), end="")
     except (ScriptError, PipelineError, ValueError, TypeError) as err:

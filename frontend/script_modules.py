@@ -37,6 +37,11 @@ def is_module(obj: Any) -> bool:
     return all(isinstance(getattr(obj, a, None), dict) for a in ("_parameters", "_modules"))
 
 
+def is_module_class(cls: type) -> bool:
+    """Whether `cls` is an `nn.Module` class (ours or PyTorch's)."""
+    return any(k.__name__ == "Module" and ".nn" in k.__module__ for k in cls.__mro__)
+
+
 def tensor_array(obj: Any) -> np.ndarray | None:
     """The numpy view of a parameter/buffer (ours, PyTorch's or a numpy array), else None."""
     if isinstance(obj, np.ndarray):
