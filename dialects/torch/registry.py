@@ -5,6 +5,7 @@ from __future__ import annotations
 from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
     constructors,
+    conv,
     data_movement,
     elementwise,
     indexing,
@@ -28,6 +29,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *joining.OPS,
     *indexing.OPS,
     *constructors.OPS,
+    *conv.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

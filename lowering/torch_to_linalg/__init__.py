@@ -35,6 +35,7 @@ from dialects.torch.ops.prim import ConstantNoneOp
 from lowering.torch_to_linalg import (
     constructors,
     control_flow,
+    conv,
     data_movement,
     elementwise,
     indexing,
@@ -57,6 +58,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *joining.PATTERNS,
     *indexing.PATTERNS,
     *constructors.PATTERNS,
+    *conv.PATTERNS,
 )
 
 
