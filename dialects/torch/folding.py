@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from xdsl.ir import SSAValue
 
 from dialects.torch.op_base import ConstantLikeOp, TorchOp
@@ -25,7 +26,8 @@ NOT_CONSTANT: Any = _NotConstant()
 
 
 def constant_value(value: SSAValue) -> Any:
-    """The Python value of a compile-time constant (scalars, None, str, lists of them)."""
+    """The Python value of a compile-time constant (scalars, None, str, tensor literals as
+    numpy arrays, lists of them)."""
     owner = value.owner
     if not isinstance(owner, ConstantLikeOp):
         return NOT_CONSTANT
@@ -36,7 +38,7 @@ def constant_value(value: SSAValue) -> Any:
 def _fully_known(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return all(_fully_known(v) for v in value)
-    return value is None or isinstance(value, bool | int | float | str)
+    return value is None or isinstance(value, bool | int | float | str | np.ndarray)
 
 
 def is_fully_typed_as(value: SSAValue, typ: Any) -> bool:
@@ -57,8 +59,8 @@ def fold_to_self(op: TorchOp, is_identity: Callable[..., bool]) -> Sequence[SSAV
     operands = dict(zip(names, op.operands, strict=True))
     x = operands.pop("self")
     constants = {name: constant_value(v) for name, v in operands.items()}
-    if any(c is NOT_CONSTANT for c in constants.values()):
-        return None
+    if any(c is NOT_CONSTANT or isinstance(c, np.ndarray) for c in constants.values()):
+        return None  # a tensor `other` may broadcast: only scalar identities fold
     if not is_fully_typed_as(x, op.results[0].type):
         return None
     return [x] if is_identity(**constants) else None
