@@ -54,6 +54,7 @@ class ScriptFunction:
         self.variants: Any = None  # frontend.variants.Variants for structured arguments
         self.backend = "compiled"  # or "interpreter": run the torch IR with the eager references
         self.result_structure: Any = None  # nested tuples of the results (None: as returned)
+        self.steps: Any = None  # (steps, entry arguments) when calls stay in Python
 
     def _entry(self) -> func.FuncOp:
         for op in self.module.ops:
@@ -117,7 +118,11 @@ class ScriptFunction:
         values = [v for v, _ in converted]
         kind = caller_kind([k for _, k in converted])
         signature = tuple(spec_of(self.name, a, v) for a, v in zip(self.arguments, values))
-        if self.backend == "interpreter":
+        if self.steps is not None:  # calls left in Python: compiled segments around them
+            from frontend.python_calls import run_steps
+
+            result = run_steps(self.steps[0], self.steps[1], values, kind)
+        elif self.backend == "interpreter":
             from dialects.torch.interpreter import run_torch_ir
 
             result = run_torch_ir(self.module, self.name, [prepare(v) for v in values])

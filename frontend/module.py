@@ -24,10 +24,10 @@ def export(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def ignore(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a method or function to stay Python: it is never scripted (like `torch.jit.ignore`).
-
-    Scripted code cannot call it; call it from Python around the compiled method.
-    """
+    """Mark a method or function to stay Python (like `torch.jit.ignore`): it is never
+    scripted; a scripted call of it runs in Python between compiled segments of the caller.
+    Annotate its return type if it does not return one tensor (`-> None`, `-> int`,
+    `-> Tuple[Tensor, Tensor]`)."""
     fn.__tsjit_ignore__ = True  # type: ignore[attr-defined]
     return fn
 

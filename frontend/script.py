@@ -505,6 +505,8 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
         candidates = ops_for_object(obj)
         if candidates:
             return self.result(self.emit(node, candidates, args, kwargs))
+        if getattr(obj, "__tsjit_ignore__", False):
+            return self.call_python(node, obj, args, kwargs)
         python_fn = scriptable_function(obj)
         if python_fn is not None:
             callee = Callee(python_fn, getattr(python_fn, "__name__", "fn"))

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, SymbolRefA
 from xdsl.ir import Attribute, SSAValue
 from xdsl.rewriter import Rewriter
 
+from dialects.torch.ops.prim import PrimPythonCallOp
 from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
@@ -137,6 +138,36 @@ class CallsMixin:
             self.compilation.by_key[key] = scripted
         return self.emit_call(node, callee, scripted, [v for vs in operands.values() for v in vs])
 
+    def call_python(
+        self, node: ast.Call, fn: Callable[..., Any], args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """A call of an `@frontend.ignore`d function: `torch.prim.PythonCall`, run by Python
+        between compiled segments. Its return annotation gives the results (a tensor if none)."""
+        from frontend.python_calls import register, result_types
+
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as err:
+            raise self.error(node, f"wrong arguments for `{_name(fn)}`: {err}") from None
+        bound.apply_defaults()
+        operands: list[SSAValue] = []
+        for name, value in bound.arguments.items():
+            if isinstance(value, tuple) or not (
+                isinstance(value, SSAValue) or _is_python_constant(value)
+            ):
+                raise self.error(
+                    node,
+                    f"argument `{name}` of the ignored function `{_name(fn)}` must be a tensor, "
+                    f"a number, a string or None, not {kind_of(value)}",
+                )
+            operands.append(self.builder.materialize(value))
+        types = result_types(fn)
+        call = self.builder.insert(PrimPythonCallOp(register(fn), operands, types or []))
+        if types is None:
+            return None
+        results = list(call.results)
+        return results[0] if len(results) == 1 else tuple(results)
+
     def call_graph(
         self, node: ast.Call, function: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
@@ -246,6 +277,14 @@ def forget_shapes(function: func.FuncOp) -> None:
     returned = block.last_op
     outputs = [v.type for v in returned.operands] if returned is not None else []
     function.function_type = FunctionType.from_lists([a.type for a in block.args], outputs)
+
+
+def _name(fn: Any) -> str:
+    return getattr(fn, "__qualname__", type(fn).__name__)
+
+
+def _is_python_constant(value: Value) -> bool:
+    return value is None or isinstance(value, bool | int | float | str)
 
 
 def _holds_ir(value: Value) -> bool:

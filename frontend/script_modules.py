@@ -118,6 +118,9 @@ class ModulesMixin:
         def call_scripted(
             self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]
         ) -> Value: ...
+        def call_python(
+            self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
+        ) -> Value: ...
 
     # ---- attributes ----
 
@@ -211,13 +214,8 @@ class ModulesMixin:
         self, node: ast.Call, method: MethodValue, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         fn = getattr(type(method.module.obj), method.name)
-        if getattr(fn, "__tsjit_ignore__", False):
-            raise self.error(
-                node,
-                f"`{method.name}` is marked @frontend.ignore: it runs in Python and cannot be "
-                "called from compiled code",
-                "call it outside the scripted method",
-            )
+        if getattr(fn, "__tsjit_ignore__", False):  # stays Python, bound to its module
+            return self.call_python(node, getattr(method.module.obj, method.name), args, kwargs)
         name = f"{method.module.type_name}.{method.name}"
         return self.call_scripted(node, Callee(fn, name, method.module), args, kwargs)
 

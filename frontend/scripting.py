@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from frontend.errors import ScriptError
-from frontend.function import ScriptFunction
+from frontend.function import ScriptFunction, python_name
 from frontend.module import ScriptMethod, ScriptModule, exported_method_names
+from frontend.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.script import FunctionScripter
 from frontend.script_calls import Compilation
 from frontend.script_modules import ModuleValue
@@ -46,7 +47,20 @@ def build_function(fn: Callable[..., Any], constants: dict[str, Any]) -> ScriptF
     module.verify()
     function = ScriptFunction(module, entry.op.sym_name.data, fn)
     function.result_structure = entry.results
+    attach_python_calls(function)
     return function
+
+
+def attach_python_calls(function: ScriptFunction) -> None:
+    """Programs that call ignored functions run as compiled segments around those calls."""
+    if not has_python_calls(function.module):
+        return
+    try:
+        function.steps = prepare_steps(function.module, python_name(function.name))
+    except SplitError as err:
+        raise ScriptError(
+            str(err), hint="call the ignored function outside `if` and loops"
+        ) from None
 
 
 def script_module(obj: Any) -> ScriptModule:
@@ -89,4 +103,5 @@ def build_method(obj: Any, name: str, constants: dict[str, Any]) -> ScriptMethod
     module.verify()
     function = ScriptFunction(module, symbol, fn)
     function.result_structure = entry.results
+    attach_python_calls(function)
     return ScriptMethod(obj, name, function, entry.param_paths)

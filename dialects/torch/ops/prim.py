@@ -385,6 +385,32 @@ def constant_op_for(value: Any) -> Operation:
     raise TypeError(f"no torch constant for {type(value).__name__} {value!r}")
 
 
+# ---- calls left in Python ----
+
+
+@irdl_op_definition
+class PrimPythonCallOp(IRDLOperation):
+    """A call that stays Python (`@frontend.ignore`): compiled code stops before it, Python
+    calls the function registered under `callee`, and compiled code resumes with its results.
+
+    ```mlir
+    %r = torch.prim.PythonCall "debug_stats#1" (%x) : (!torch.vtensor<*,unk>) -> !torch.vtensor<*,unk>
+    ```
+    Not pure: it is never erased, moved or merged.
+    """
+
+    name = "torch.prim.PythonCall"
+    callee = prop_def(StringAttr)
+    args = var_operand_def()
+    results_ = var_result_def()
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $results_)"
+
+    def __init__(self, callee: str, args: list[SSAValue], result_types: list[Attribute]) -> None:
+        super().__init__(
+            operands=[args], result_types=[result_types], properties={"callee": StringAttr(callee)}
+        )
+
+
 OPS = (
     ConstantIntOp,
     ConstantFloatOp,
@@ -399,4 +425,5 @@ OPS = (
     PrimIfYieldOp,
     PrimLoopOp,
     PrimLoopConditionOp,
+    PrimPythonCallOp,
 )
