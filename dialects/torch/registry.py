@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
+    activations,
+    arithmetic,
+    casts,
     constructors,
     conv,
     data_movement,
@@ -11,6 +14,8 @@ from dialects.torch.ops import (
     indexing,
     joining,
     linear,
+    logical,
+    normalization,
     prim,
     reduction,
     scalar,
@@ -20,6 +25,11 @@ from dialects.torch.ops import (
 
 ATEN_OPS: tuple[type[TorchOp], ...] = (
     *elementwise.OPS,
+    *arithmetic.OPS,
+    *activations.OPS,
+    *logical.OPS,
+    *casts.OPS,
+    *normalization.OPS,
     *reduction.OPS,
     *variance.OPS,
     *linear.OPS,

@@ -41,6 +41,7 @@ from lowering.torch_to_linalg import (
     indexing,
     joining,
     linear,
+    normalization,
     reduction,
     scalars,
     views,
@@ -50,6 +51,7 @@ from lowering.torch_to_linalg.utils import to_builtin_type
 PATTERNS: tuple[RewritePattern, ...] = (
     *elementwise.PATTERNS,
     *reduction.PATTERNS,
+    *normalization.PATTERNS,
     *linear.PATTERNS,
     *scalars.PATTERNS,
     *control_flow.PATTERNS,

@@ -1,0 +1,301 @@
+"""Normalization: softmax, log_softmax, layer_norm, batch_norm (inference) and dropout (eval
+mode, the identity). Lowered to a few linalg.generics each (reductions along the normalized
+dims, then elementwise), see lowering/torch_to_linalg/normalization.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.dtypes import DType
+from dialects.torch.families import explicit_dtype
+from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
+from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.types import DYN, BoolType, FloatType, IntType, ListType, NoneType
+from dialects.torch.types import ValueTensorType as VT
+
+OptionalTensor = VT | NoneType
+
+
+def named(op: type[TorchOp], args: tuple[Any, ...]) -> dict[str, Any]:
+    return {a.name: v for a, v in zip(op.parsed_schema().arguments, args)}
+
+
+def constant(op: type[TorchOp], name: str, value: Any) -> Any:
+    if isinstance(value, Dynamic):
+        raise TypeError(f"{op.name}: `{name}` must be a constant")
+    return value
+
+
+def float_input(op: type[TorchOp], x: TensorMeta, dtype: DType | None = None) -> DType | None:
+    """The dtype the op computes in: `dtype` if given, else the input's; floats only."""
+    result = dtype or x.dtype
+    if result is not None and not result.is_float:
+        raise TypeError(f"{op.name}: expected a floating point input, got {result.name}")
+    return result
+
+
+# ---- softmax, log_softmax ----
+
+
+def softmax(x: Any, dim: int, log: bool) -> Any:
+    """Numerically stable: the maximum along `dim` is subtracted first."""
+    shifted = x - np.max(x, axis=dim, keepdims=True)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        total = np.sum(np.exp(shifted), axis=dim, keepdims=True)
+        return shifted - np.log(total) if log else np.exp(shifted) / total
+
+
+class SoftmaxOp(TorchOp):
+    """`exp(x - max) / sum(exp(x - max))` along `dim` (or its log), in `dtype` if given."""
+
+    LOG = False
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        values = named(cls, args)
+        x: TensorMeta = values["self"]
+        dtype = float_input(cls, x, explicit_dtype(values))
+        if x.rank is not None:
+            normalize_dim(constant(cls, "dim", values["dim"]), x.rank)
+        return [VT(x.shape, dtype)]
+
+    @classmethod
+    def eager(cls, x: Any, dim: int, dtype: Any = None) -> Any:  # type: ignore[override]
+        if dtype is not None:
+            x = x.astype(explicit_dtype({"dtype": dtype}).numpy)  # type: ignore[union-attr]
+        return softmax(x, dim, cls.LOG)
+
+    def softmax_dim(self) -> int:
+        rank = self.operands[0].type.get_num_dims()  # type: ignore[attr-defined]
+        return normalize_dim(self.arg_values()[1], rank)
+
+
+SOFTMAX_SAMPLES = (
+    Sample(Tn((3, 5), low=-20, high=20), -1),
+    Sample(Tn((2, 3, 4)), 1),
+    Sample(Tn((4, 3), "float64", -5, 5), 0),
+    Sample(Tn((2, 5)), 1, dtype=7),
+    Sample(Tn((6,), "int64", -3, 3), 0, dtype=6),
+)
+
+
+@torch_op
+class AtenSoftmaxIntOp(SoftmaxOp):
+    """Softmax along `dim` (`torch.softmax`, `F.softmax(x, dim)`, `x.softmax(dim)`)."""
+
+    name = "torch.aten.softmax.int"
+    SCHEMA = "aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.softmax", "Tensor.softmax", "F.softmax")
+    SAMPLES = SOFTMAX_SAMPLES[:4]
+    self_ = operand_def(VT)
+    dim = operand_def(IntType)
+    dtype = operand_def(IntType | NoneType)
+    result = result_def(VT)
+
+
+@torch_op
+class AtenLogSoftmaxIntOp(SoftmaxOp):
+    """`(x - max) - log(sum(exp(x - max)))` along `dim` (`torch.log_softmax`)."""
+
+    name = "torch.aten.log_softmax.int"
+    SCHEMA = "aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("torch.log_softmax", "Tensor.log_softmax", "F.log_softmax")
+    LOG = True
+    SAMPLES = (*SOFTMAX_SAMPLES[:1], *SOFTMAX_SAMPLES[2:])
+    self_ = operand_def(VT)
+    dim = operand_def(IntType)
+    dtype = operand_def(IntType | NoneType)
+    result = result_def(VT)
+
+
+# ---- layer_norm ----
+
+
+def _check_param(
+    op: type[TorchOp], what: str, param: Any, shape: tuple[int, ...], x: TensorMeta
+) -> None:
+    if not isinstance(param, TensorMeta):
+        return
+    if param.shape is not None and not _shapes_agree(param.shape, shape):
+        raise ShapeError(
+            f"{op.name}: expected {what} of shape {list(shape)}, got {list(param.shape)}"
+        )
+    if None not in (param.dtype, x.dtype) and param.dtype != x.dtype:
+        raise TypeError(f"{op.name}: {what} is {param.dtype.name} but the input is {x.dtype.name}")  # type: ignore[union-attr]
+
+
+def _shapes_agree(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return len(a) == len(b) and all(x == y or DYN in (x, y) for x, y in zip(a, b))
+
+
+def layer_norm(x: Any, shape: Any, weight: Any, bias: Any, eps: float) -> Any:
+    """torch's order: (x - mean) * rsqrt(biased var + eps) * weight + bias, in x's dtype."""
+    axes = tuple(range(x.ndim - len(shape), x.ndim))
+    count = x.dtype.type(int(np.prod(shape)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.sum(x, axis=axes, keepdims=True) / count
+        var = np.sum((x - mean) ** 2, axis=axes, keepdims=True) / count
+        out = (x - mean) * (1 / np.sqrt(var + x.dtype.type(eps)))
+    out = out if weight is None else out * weight
+    return out if bias is None else out + bias
+
+
+@torch_op
+class AtenLayerNormOp(TorchOp):
+    """Normalizes over the trailing `normalized_shape` dims (biased variance, `eps`), then
+    scales by `weight` and shifts by `bias` when given (`F.layer_norm`)."""
+
+    name = "torch.aten.layer_norm"
+    SCHEMA = (
+        "aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
+        "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor"
+    )
+    PY_NAMES = ("torch.layer_norm", "F.layer_norm")
+    SAMPLES = (
+        Sample(Tn((2, 3, 4)), [4], Tn((4,)), Tn((4,))),
+        Sample(Tn((3, 2, 5), "float64"), [2, 5], Tn((2, 5), "float64"), None, 1e-3),
+        Sample(Tn((4, 6)), [6]),
+    )
+    input = operand_def(VT)
+    normalized_shape = operand_def(ListType)
+    weight = operand_def(OptionalTensor)
+    bias = operand_def(OptionalTensor)
+    eps = operand_def(FloatType | IntType)
+    cudnn_enable = operand_def(BoolType)
+    result = result_def(VT)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        values = named(cls, args)
+        x: TensorMeta = values["input"]
+        dtype = float_input(cls, x)
+        shape = tuple(constant(cls, "normalized_shape", values["normalized_shape"]))
+        if not all(isinstance(d, int) for d in shape):
+            raise TypeError(f"{cls.name}: `normalized_shape` must be a list of constant ints")
+        if x.shape is not None and not _shapes_agree(x.shape[len(x.shape) - len(shape) :], shape):
+            raise ShapeError(
+                f"{cls.name}: input of shape {list(x.shape)} does not end in normalized_shape "
+                f"{list(shape)}"
+            )
+        for what in ("weight", "bias"):
+            _check_param(cls, what, values[what], shape, x)
+        return [VT(x.shape, dtype)]
+
+    @staticmethod
+    def eager(x: Any, shape: Any, weight: Any = None, bias: Any = None, eps: float = 1e-5,
+              cudnn_enable: bool = True) -> Any:  # fmt: skip
+        return layer_norm(x, list(shape), weight, bias, eps)
+
+    def normalized_rank(self) -> int:
+        return len(self.arg_values()[1])
+
+
+# ---- batch_norm ----
+
+
+def batch_norm(x: Any, weight: Any, bias: Any, mean: Any, var: Any, eps: float) -> Any:
+    """torch's inference form: scale = weight / sqrt(var + eps), x * scale + (bias - mean * scale)."""
+    view = (1, -1) + (1,) * (x.ndim - 2)
+    scale = 1 / np.sqrt(var + x.dtype.type(eps))
+    scale = scale if weight is None else scale * weight
+    shift = -mean * scale if bias is None else bias - mean * scale
+    return x * scale.reshape(view) + shift.reshape(view)
+
+
+@torch_op
+class AtenBatchNormOp(TorchOp):
+    """Batch normalization in inference mode (`training=False`): each channel (dim 1) is
+    normalized with its running mean and variance, then scaled and shifted
+    (`torch.batch_norm`; `F.batch_norm` orders its arguments differently, see the README)."""
+
+    name = "torch.aten.batch_norm"
+    SCHEMA = (
+        "aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+        "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) "
+        "-> Tensor"
+    )
+    PY_NAMES = ("torch.batch_norm",)
+    SAMPLES = (
+        Sample(Tn((2, 3, 4, 4)), Tn((3,)), Tn((3,)), Tn((3,)), Tn((3,), low=0.5, high=2.0),
+               False, 0.1, 1e-5, False),
+        Sample(Tn((4, 5), "float64"), None, None, Tn((5,), "float64"),
+               Tn((5,), "float64", 0.5, 2.0), False, 0.1, 1e-3, False),
+    )  # fmt: skip
+    input = operand_def(VT)
+    weight = operand_def(OptionalTensor)
+    bias = operand_def(OptionalTensor)
+    running_mean = operand_def(OptionalTensor)
+    running_var = operand_def(OptionalTensor)
+    training = operand_def(BoolType)
+    momentum = operand_def(FloatType | IntType)
+    eps = operand_def(FloatType | IntType)
+    cudnn_enabled = operand_def(BoolType)
+    result = result_def(VT)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        values = named(cls, args)
+        x: TensorMeta = values["input"]
+        if constant(cls, "training", values["training"]) is not False:
+            raise TypeError(
+                f"{cls.name}: training=True updates running statistics; tsjit compiles "
+                "batch_norm in inference mode only (call model.eval())"
+            )
+        for what in ("running_mean", "running_var"):
+            if not isinstance(values[what], TensorMeta):
+                raise TypeError(f"{cls.name}: {what} must be defined in evaluation mode")
+        dtype = float_input(cls, x)
+        if x.rank is not None and x.rank < 2:
+            raise ShapeError(f"{cls.name}: expected an input of rank 2 or more, got {x.rank}")
+        channels = (DYN if x.shape is None else x.shape[1],)
+        for what in ("weight", "bias", "running_mean", "running_var"):
+            _check_param(cls, what, values[what], channels, x)
+        return [VT(x.shape, dtype)]
+
+    @staticmethod
+    def eager(x: Any, weight: Any, bias: Any, mean: Any, var: Any, training: bool,
+              momentum: float, eps: float, cudnn_enabled: bool) -> Any:  # fmt: skip
+        return batch_norm(x, weight, bias, mean, var, eps)
+
+
+# ---- dropout ----
+
+
+@torch_op
+class AtenDropoutOp(TorchOp):
+    """Dropout in evaluation mode (`train=False`) is the identity; `train=True` is random
+    and rejected (`torch.dropout`, `F.dropout(x, p, training)` positionally)."""
+
+    name = "torch.aten.dropout"
+    SCHEMA = "aten::dropout(Tensor input, float p, bool train) -> Tensor"
+    PY_NAMES = ("torch.dropout", "F.dropout")
+    SAMPLES = (Sample(Tn((3, 4)), 0.5, False), Sample(Tn((5,), "int64"), 0.0, False))
+    input = operand_def(VT)
+    p = operand_def(FloatType | IntType)
+    train = operand_def(BoolType)
+    result = result_def(VT)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, p, train = args
+        p = constant(cls, "p", p)
+        if not 0 <= p <= 1:
+            raise ShapeError(f"dropout probability has to be between 0 and 1, but got {p}")
+        if constant(cls, "train", train) is not False:
+            raise TypeError(
+                f"{cls.name}: train=True drops random elements; tsjit compiles dropout in "
+                "evaluation mode only (train=False, e.g. after model.eval())"
+            )
+        return [x.to_type()]
+
+    @staticmethod
+    def eager(x: Any, p: float, train: bool) -> Any:
+        return x
+
+
+OPS = (AtenSoftmaxIntOp, AtenLogSoftmaxIntOp, AtenLayerNormOp, AtenBatchNormOp, AtenDropoutOp)
