@@ -16,6 +16,7 @@ from dialects.torch.ops import (
     linear,
     logical,
     normalization,
+    pooling,
     prim,
     reduction,
     scalar,
@@ -40,6 +41,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *indexing.OPS,
     *constructors.OPS,
     *conv.OPS,
+    *pooling.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

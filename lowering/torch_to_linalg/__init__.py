@@ -42,6 +42,7 @@ from lowering.torch_to_linalg import (
     joining,
     linear,
     normalization,
+    pooling,
     reduction,
     scalars,
     views,
@@ -61,6 +62,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *indexing.PATTERNS,
     *constructors.PATTERNS,
     *conv.PATTERNS,
+    *pooling.PATTERNS,
 )
 
 

@@ -68,12 +68,12 @@ def pool_output_size(
 def check_window(op_name: str, kernel: tuple[int, int], stride: tuple[int, int],
                  padding: tuple[int, int], dilation: tuple[int, int]) -> None:  # fmt: skip
     """torch's checks on pooling windows."""
+    if min(stride) <= 0:
+        raise ShapeError(f"{op_name}: stride should not be zero")
     if min(kernel) <= 0:
         raise ShapeError(
             f"{op_name}: kernel size should be greater than zero, but got {list(kernel)}"
         )
-    if min(stride) <= 0:
-        raise ShapeError(f"{op_name}: stride should not be zero")
     if min(dilation) <= 0:
         raise ShapeError(
             f"{op_name}: dilation should be greater than zero, but got {list(dilation)}"
