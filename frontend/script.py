@@ -289,7 +289,11 @@ class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
             return
         if isinstance(target, ast.Tuple) and isinstance(value, ShapeValue):
             value = self.unpack_shape(target, value, len(target.elts))
-        if isinstance(target, ast.Tuple) and kind_of(value).startswith("list["):
+        if (
+            isinstance(target, ast.Tuple)
+            and isinstance(value, SSAValue)
+            and kind_of(value).startswith("list[")
+        ):
             unpack = self.builder.insert(PrimListUnpackOp(value, len(target.elts)))
             value = tuple(unpack.results)
         if isinstance(target, ast.Tuple) and isinstance(value, tuple):
