@@ -85,6 +85,7 @@ class AtenAddScalarOp(_Add, BinaryScalarAlphaOp):
 
 class _Sub:
     PY_NAMES = ("torch.sub", "Tensor.sub", "operator.sub", "np.subtract")
+    REJECTS = ("bool",)  # torch: "Subtraction ... with two bool tensors is not supported"
 
     @staticmethod
     def eager(x: Any, y: Any, alpha: Any = 1) -> Any:
@@ -123,6 +124,7 @@ class AtenRsubScalarOp(BinaryScalarAlphaOp):
     name = "torch.aten.rsub.Scalar"
     SCHEMA = "aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"
     PY_NAMES = ("torch.rsub", "Tensor.__rsub__")
+    REJECTS = ("bool",)
     SAMPLES = SCALAR_SAMPLES
 
     @staticmethod
@@ -212,6 +214,7 @@ class AtenNegOp(UnaryOp):
     name = "torch.aten.neg"
     SCHEMA = "aten::neg(Tensor self) -> Tensor"
     PY_NAMES = ("torch.neg", "Tensor.neg", "operator.neg", "np.negative")
+    REJECTS = ("bool",)  # torch: use `~` or logical_not to invert a mask
     SAMPLES = UNARY_SAMPLES
 
     @staticmethod
@@ -250,6 +253,7 @@ class AtenReluOp(UnaryOp):
     name = "torch.aten.relu"
     SCHEMA = "aten::relu(Tensor self) -> Tensor"
     PY_NAMES = ("torch.relu", "Tensor.relu", "F.relu")
+    REJECTS = ("bool",)
     SAMPLES = UNARY_SAMPLES
 
     @staticmethod
@@ -288,7 +292,7 @@ class AtenSigmoidOp(UnaryOp):
     SCHEMA = "aten::sigmoid(Tensor self) -> Tensor"
     PY_NAMES = ("torch.sigmoid", "Tensor.sigmoid", "F.sigmoid")
     FLOAT_RESULT = True
-    SAMPLES = UNARY_SAMPLES
+    SAMPLES = (*UNARY_SAMPLES, Sample(Tn((4,), "bool")))
 
     @staticmethod
     def eager(x: Any) -> Any:
