@@ -67,7 +67,7 @@ class ElementwiseOp(TorchOp):
                 kinds.append(kind)
         dtype = result_type(tensors, kinds)
         if CATEGORY_NAMES[dtype.category] in cls.REJECTS:
-            raise TypeError(f"{cls.name} does not support {dtype.name} inputs (nor does torch)")
+            raise TypeError(f"{cls.name}: {dtype.name} inputs are not supported (nor by torch)")
         return FLOAT32 if cls.FLOAT_RESULT and not dtype.is_float else dtype
 
     @classmethod
