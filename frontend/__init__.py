@@ -7,11 +7,12 @@ from typing import Any
 # Load the `frontend.script` submodule before defining the `script` function below: the
 # import machinery binds a submodule as an attribute of its package when it first loads.
 from frontend import script as _script_module  # noqa: F401
-from frontend.errors import ScriptError
+from frontend.errors import LoadError, ScriptError
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule, export, ignore
 from frontend.script_modules import is_module
 from frontend.scripting import script_function, script_module
+from frontend.serialization import load, save
 from lowering.pipeline import Stage
 
 
@@ -54,6 +55,9 @@ def _with_backend(function: Any, backend: str) -> ScriptFunction:
 
 
 __all__ = [
+    "LoadError",
+    "load",
+    "save",
     "ScriptError",
     "ScriptFunction",
     "ScriptMethod",

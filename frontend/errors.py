@@ -71,3 +71,7 @@ class SourceFile:
         return SourceLocation(
             self.filename, self.first_line + rel_line - 1, col, end_col, line_text.strip("\n")
         )
+
+
+class LoadError(Exception):
+    """A saved program that cannot be loaded: what is wrong with the file, in words."""

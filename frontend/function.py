@@ -176,6 +176,12 @@ class ScriptFunction:
             ) from None
         self._checked_shapes.add(shapes)
 
+    def save(self, path: Any) -> None:
+        """Write the program to one file (`frontend.load` reads it back, without the source)."""
+        from frontend.serialization import save
+
+        save(self, path)
+
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"
 

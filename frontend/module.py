@@ -137,6 +137,12 @@ class ScriptModule:
     def ir(self, stage: Any = "torch", signature: str | None = None) -> str:
         return self._method("forward").ir(stage, signature)
 
+    def save(self, path: Any) -> None:
+        """Write the compiled methods and their weights to one file (`frontend.load` reads it)."""
+        from frontend.serialization import save
+
+        save(self, path)
+
     # ---- attributes read through to the original ----
 
     def __getattr__(self, name: str) -> Any:
