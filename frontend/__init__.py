@@ -54,10 +54,20 @@ def _with_backend(function: Any, backend: str) -> ScriptFunction:
     return function
 
 
+from frontend.trace import TracedFunction, TracedModule, trace, trace_module  # noqa: E402
+from frontend.trace_errors import TraceError, TracerWarning, TracingCheckError  # noqa: E402
+
 __all__ = [
     "LoadError",
     "load",
     "save",
+    "TraceError",
+    "TracedFunction",
+    "TracedModule",
+    "TracerWarning",
+    "TracingCheckError",
+    "trace",
+    "trace_module",
     "ScriptError",
     "ScriptFunction",
     "ScriptMethod",

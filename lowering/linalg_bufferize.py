@@ -8,6 +8,9 @@ ops, such as `linalg.fill`, that wrote in place into a fresh `tensor.empty`), in
 block, and read by nobody else (`tensor.dim` uses do not count: sizes never change).
 Otherwise the init is first copied into a new buffer.
 
+Constant tensors (`arith.constant dense<...> : tensor<...>`) become read-only
+`memref.global`s, read with `memref.get_global` (see `hoist_tensor_constants`).
+
 The pass runs in three steps:
 1. `CopyUnsafeInits` (on tensors): an init that is not fresh is replaced by
    `bufferization.alloc_tensor() copy(%init)`, so from here on every init may be overwritten.
@@ -39,7 +42,9 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    StringAttr,
     TensorType,
+    UnitAttr,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
@@ -54,6 +59,7 @@ from xdsl.pattern_rewriter import (
     attr_type_rewrite_pattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 PASS_NAME = "linalg-bufferize"
@@ -78,6 +84,7 @@ CONVERTED_OPS: tuple[type[Operation], ...] = (
     tensor.DimOp,
     tensor.ExtractOp,
     tensor.CastOp,
+    arith.ConstantOp,
     bufferization.AllocTensorOp,
     LinalgStructuredOperation,
     BroadcastOp,
@@ -160,6 +167,43 @@ class CopyUnsafeInits(RewritePattern):
             rewriter.notify_op_modified(op)
             if isinstance(empty, tensor.EmptyOp) and not init.uses:
                 rewriter.erase(empty)
+
+
+# ---- constant tensors -> memref.global ----
+
+
+def hoist_tensor_constants(module: ModuleOp) -> list[memref.GlobalOp]:
+    """Replace each constant tensor by `memref.get_global` (+ `to_tensor` for its readers).
+
+    Returns the `memref.global`s to add to the module once tensor types are converted (the
+    conversion would otherwise rewrite the type inside their dense attribute).
+    """
+    globals_: list[memref.GlobalOp] = []
+    for op in list(module.walk()):
+        if not (isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType)):
+            continue
+        typ: TensorType[Attribute] = op.result.type
+        name = f"__constant_{len(globals_)}"
+        buffer_type = MemRefType(typ.element_type, typ.get_shape())
+        value = op.value
+        private = StringAttr("private")
+        global_op = memref.GlobalOp.get(
+            StringAttr(name), buffer_type, value, sym_visibility=private, constant=UnitAttr()
+        )
+        globals_.append(global_op)
+        read = memref.GetGlobalOp(name, buffer_type)
+        read.memref.name_hint = op.result.name_hint
+        as_tensor = bufferization.ToTensorOp(read.memref, restrict=True)
+        Rewriter.replace_op(op, [read, as_tensor])
+    return globals_
+
+
+class DropToTensorOp(RewritePattern):
+    """`bufferization.to_tensor %m` (memref to memref once types are converted) -> `%m`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: bufferization.ToTensorOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [], [op.memref])
 
 
 # ---- step 2: tensor types -> memref types ----
@@ -272,8 +316,11 @@ class LinalgBufferizePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_supported(op)
+        constants = hoist_tensor_constants(op)
         PatternRewriteWalker(CopyUnsafeInits()).rewrite_module(op)
         PatternRewriteWalker(ConvertTensorType()).rewrite_module(op)
+        for global_op in reversed(constants):
+            op.body.block.insert_op_before(global_op, op.body.block.first_op)  # type: ignore[arg-type]
         op_patterns = GreedyRewritePatternApplier(
             [
                 ConvertEmptyOp(),
@@ -281,6 +328,7 @@ class LinalgBufferizePass(ModulePass):
                 ConvertDimOp(),
                 ConvertExtractOp(),
                 ConvertCastOp(),
+                DropToTensorOp(),
                 ConvertLinalgOp(),
             ],
             dce_enabled=False,

@@ -400,6 +400,9 @@ class FunctionEmitter:
         dtype = dtype_of(type_.element_type)
         self.line(f"{self.define(op.memref)} = np.empty({shape}, dtype={dtype})")
 
+    def emit_memref_get_global(self, op: memref.GetGlobalOp) -> None:
+        self.line(f"{self.define(op.memref)} = {self.symbols[op.name_.string_value()]}")
+
     def emit_memref_dim(self, op: memref.DimOp) -> None:
         array, dim = self.names[op.source], self.names[op.index]
         self.line(f"{self.define(op.result)} = {array}.shape[{dim}]")
@@ -466,7 +469,20 @@ def unsigned(value: str, type_: Attribute) -> str:
 # ---- module emission and the target ----
 
 
-def function_symbols(funcs: Sequence[func.FuncOp]) -> dict[str, str]:
+def global_definition(op: memref.GlobalOp, name: str) -> str:
+    """A constant `memref.global` as a module-level (read-only) numpy array."""
+    value = op.initial_value
+    if not isinstance(value, builtin.DenseIntOrFPElementsAttr) or op.constant is None:
+        raise PythonEmitError(f"python target: memref.global @{op.sym_name.data} is not constant")
+    type_ = op.type
+    assert isinstance(type_, MemRefType)
+    shape = tuple(type_.get_shape())
+    data = value.data.data.hex()
+    dtype = dtype_of(type_.element_type)
+    return f'{name} = np.frombuffer(bytes.fromhex("{data}"), dtype={dtype}).reshape({shape})\n'
+
+
+def function_symbols(funcs: Sequence[func.FuncOp | memref.GlobalOp]) -> dict[str, str]:
     """IR symbol -> unique Python function name (`@torch.aten.relu` -> `torch_aten_relu`)."""
     symbols: dict[str, str] = {}
     for op in funcs:
@@ -478,14 +494,16 @@ def function_symbols(funcs: Sequence[func.FuncOp]) -> dict[str, str]:
 def emit_python(module: ModuleOp) -> str:
     """The Python source of every `func.func` in `module`, ready for `lowering.jit`."""
     funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    constants = [op for op in module.ops if isinstance(op, memref.GlobalOp)]
     for op in module.ops:
-        if not isinstance(op, func.FuncOp):
+        if not isinstance(op, func.FuncOp | memref.GlobalOp):
             raise PythonEmitError(f"python target: cannot emit top-level op '{op.name}'")
-    symbols = function_symbols(funcs)
+    symbols = function_symbols([*funcs, *constants])
     emitters = [FunctionEmitter(symbols) for _ in funcs]
     bodies = [e.emit_function(f) for e, f in zip(emitters, funcs)]
     helpers = sorted(set().union(*(e.helpers for e in emitters)))
-    return "\n\n".join([HEADER, *(HELPERS[h] for h in helpers), *bodies])
+    arrays = [global_definition(op, symbols[op.sym_name.data]) for op in constants]
+    return "\n\n".join([HEADER, *(HELPERS[h] for h in helpers), *arrays, *bodies])
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from dialects.torch.registry import BY_PY_NAME
-from frontend.torch.dispatch import dispatch
+from frontend.torch.dispatch import current, dispatch
 from frontend.torch.dtype import as_dtype, bool_, dtype, get_default_dtype, int64
 from frontend.torch.random import Generator, rng
 from frontend.torch.tensor import NO_AUTOGRAD, Tensor, _unwrap
@@ -76,6 +76,8 @@ def tensor(
 ) -> Tensor:
     """A new tensor holding a copy of `data` (nested lists, numbers, numpy arrays, Tensors)."""
     d = _options(dtype, device, requires_grad)
+    if isinstance(data, Tensor):
+        current().converting(data, "a new constant tensor (torch.tensor copies the values)")
     if isinstance(data, Tensor | np.ndarray | np.generic):
         values = np.array(_unwrap(data))
         natural = as_dtype(values.dtype)

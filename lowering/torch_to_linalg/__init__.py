@@ -41,6 +41,7 @@ from lowering.torch_to_linalg import (
     indexing,
     joining,
     linear,
+    literals,
     normalization,
     pooling,
     reduction,
@@ -63,6 +64,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *constructors.PATTERNS,
     *conv.PATTERNS,
     *pooling.PATTERNS,
+    *literals.PATTERNS,
 )
 
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, StringAttr, f64, i64
+import numpy as np
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -29,6 +40,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.torch.dtypes import dtype_of_attr, dtype_of_numpy
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.types import (
     BoolType,
@@ -157,6 +169,44 @@ class ConstantNoneOp(ConstantLikeOp):
 
     def python_value(self) -> None:
         return None
+
+
+@irdl_op_definition
+class ValueTensorLiteralOp(ConstantLikeOp):
+    """A constant tensor, such as a traced module's weight.
+
+    ```mlir
+    %w = torch.vtensor.literal(dense<[1.0, 2.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+    ```
+    """
+
+    name = "torch.vtensor.literal"
+    value = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(ValueTensorType)
+    traits = traits_def(Pure(), ConstantLike())
+    assembly_format = "`(` $value `)` attr-dict `:` type($result)"
+
+    def __init__(self, array: Any) -> None:
+        dtype = dtype_of_numpy(array.dtype)
+        data = BytesAttr(np.ascontiguousarray(array).tobytes())
+        attr = DenseIntOrFPElementsAttr(TensorType(dtype.signless_attr, array.shape), data)
+        result = ValueTensorType(list(array.shape), dtype)
+        super().__init__(properties={"value": attr}, result_types=[result])
+
+    def python_value(self) -> Any:
+        """The tensor as a (fresh, writable) numpy array."""
+        typ = self.value.type
+        dtype = dtype_of_attr(typ.get_element_type())  # type: ignore[attr-defined]
+        flat = np.frombuffer(self.value.data.data, dtype.numpy)
+        return flat.reshape(typ.get_shape()).copy()  # type: ignore[attr-defined]
+
+    def verify_(self) -> None:
+        typ = self.value.type
+        expected = ValueTensorType(list(typ.get_shape()), dtype_of_attr(typ.get_element_type()))  # type: ignore[attr-defined]
+        if self.result.type != expected:
+            raise VerifyException(
+                f"torch.vtensor.literal: a value of type {typ} cannot have type {self.result.type}"
+            )
 
 
 # ---- lists and tuples ----
@@ -417,6 +467,7 @@ OPS = (
     ConstantBoolOp,
     ConstantStrOp,
     ConstantNoneOp,
+    ValueTensorLiteralOp,
     PrimListConstructOp,
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
