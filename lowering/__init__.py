@@ -44,6 +44,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertLinalgToParallelLoopsPass
 
+    def expand_math() -> type[ModulePass]:
+        from lowering.expand_math import ExpandMathPass
+
+        return ExpandMathPass
+
     return {
         "torch-inline": torch_inline,
         "torch-refine-types": torch_refine_types,
@@ -54,6 +59,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-torch-to-linalg": convert_torch_to_linalg,
         "linalg-bufferize": linalg_bufferize,
         "convert-linalg-to-parallel-loops": linalg_to_parallel_loops,
+        "expand-math": expand_math,
     }
 
 

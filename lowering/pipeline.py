@@ -59,6 +59,7 @@ def make_context() -> Context:
 
 def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     """The passes that produce `stage` from the stage before it."""
+    from lowering.expand_math import ExpandMathPass
     from lowering.linalg_bufferize import LinalgBufferizePass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
     from lowering.torch_inline import TorchInlinePass
@@ -80,6 +81,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
         Stage.MEMREF: [LinalgBufferizePass()],
         Stage.LOOPS: [
             ConvertLinalgToParallelLoopsPass(),
+            ExpandMathPass(),
             CanonicalizePass(),
             CommonSubexpressionElimination(),
         ],
