@@ -79,7 +79,7 @@ class AtenZerosOp(FilledOp):
     name = "torch.aten.zeros"
     SCHEMA = "aten::zeros(int[] size, *, ScalarType? dtype=None) -> Tensor"
     PY_NAMES = ("torch.zeros",)
-    SAMPLES = (Sample([2, 3]), Sample([4], dtype=4), Sample([], dtype=11))
+    SAMPLES = (Sample([2, 3]), Sample([], dtype=11))
     FILL = 0
     size = operand_def(ListType)
     dtype = operand_def(DTypeOperand)
@@ -123,8 +123,7 @@ class AtenFullOp(FilledOp):
     name = "torch.aten.full"
     SCHEMA = "aten::full(int[] size, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor"
     PY_NAMES = ("torch.full",)
-    SAMPLES = (Sample([2, 3], 1.5), Sample([2], 7), Sample([3], True),
-               Sample([2, 2], 2.5, dtype=4))  # fmt: skip
+    SAMPLES = (Sample([2, 3], 1.5), Sample([2], 7), Sample([2, 2], 2.5, dtype=4))
     size = operand_def(ListType)
     fill_value = operand_def(ScalarOperand)
     dtype = operand_def(DTypeOperand)
@@ -263,7 +262,7 @@ class AtenArangeOp(ArangeOp):
     name = "torch.aten.arange"
     SCHEMA = "aten::arange(Scalar end, *, ScalarType? dtype=None) -> Tensor"
     PY_NAMES = ("torch.arange",)
-    SAMPLES = (Sample(5), Sample(2.5), Sample(4, dtype=6))
+    SAMPLES = (Sample(5), Sample(2.5))
     end = operand_def(ScalarOperand)
     dtype = operand_def(DTypeOperand)
     result = result_def(ValueTensorType)
@@ -301,8 +300,7 @@ class AtenArangeStartStepOp(ArangeOp):
         "ScalarType? dtype=None) -> Tensor"
     )
     PY_NAMES = ("torch.arange",)
-    SAMPLES = (Sample(10, 0, -3), Sample(0, 1, 0.1), Sample(0.5, 3, 1, dtype=4),
-               Sample(1, 2, 0.25, dtype=7))  # fmt: skip
+    SAMPLES = (Sample(10, 0, -3), Sample(0, 1, 0.1), Sample(0.5, 3, 1, dtype=4))
     start = operand_def(ScalarOperand)
     end = operand_def(ScalarOperand)
     step = operand_def(ScalarOperand)

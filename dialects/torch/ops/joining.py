@@ -317,7 +317,7 @@ class AtenChunkOp(SplitLikeOp):
     name = "torch.aten.chunk"
     SCHEMA = "aten::chunk(Tensor self, int chunks, int dim=0) -> Tensor[]"
     PY_NAMES = ("torch.chunk", "Tensor.chunk")
-    SAMPLES = (Sample(Tn((4, 6)), 2, 1), Sample(Tn((5, 3), "int32"), 3), Sample(Tn((7,)), 4))
+    SAMPLES = (Sample(Tn((4, 6)), 2, 1), Sample(Tn((5, 3), "int32"), 3))
     self_ = operand_def(ValueTensorType)
     chunks = operand_def(IntType)
     dim = operand_def(IntType)

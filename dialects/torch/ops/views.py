@@ -82,8 +82,7 @@ class AtenReshapeOp(_ViewBase):
     name = "torch.aten.reshape"
     SCHEMA = "aten::reshape(Tensor self, int[] shape) -> Tensor"
     PY_NAMES = ("torch.reshape", "Tensor.reshape")
-    SAMPLES = (Sample(Tn((4, 6)), [2, -1, 3]), Sample(Tn((2, 3), "float64"), [6]),
-               Sample(Tn((1, 5), "int32"), [5, 1]))  # fmt: skip
+    SAMPLES = (Sample(Tn((4, 6)), [2, -1, 3]), Sample(Tn((1, 5), "int32"), [5, 1]))
     self_ = operand_def(ValueTensorType)
     shape = operand_def(ListType)
     result = result_def(ValueTensorType)
@@ -105,8 +104,7 @@ class AtenFlattenUsingIntsOp(TorchOp):
     name = "torch.aten.flatten.using_ints"
     SCHEMA = "aten::flatten.using_ints(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor"
     PY_NAMES = ("torch.flatten", "Tensor.flatten")
-    SAMPLES = (Sample(Tn((2, 3, 4))), Sample(Tn((2, 3, 4, 5), "int64"), 1, 2),
-               Sample(Tn((2, 3, 4)), -2), Sample(Tn(())))  # fmt: skip
+    SAMPLES = (Sample(Tn((2, 3, 4))), Sample(Tn((2, 3, 4, 5), "int64"), 1, 2), Sample(Tn(())))
     self_ = operand_def(ValueTensorType)
     start_dim = operand_def(IntType)
     end_dim = operand_def(IntType)
@@ -170,8 +168,7 @@ class AtenSqueezeDimOp(TorchOp):
     name = "torch.aten.squeeze.dim"
     SCHEMA = "aten::squeeze.dim(Tensor self, int dim) -> Tensor"
     PY_NAMES = ("torch.squeeze", "Tensor.squeeze")
-    SAMPLES = (Sample(Tn((3, 1, 2)), 1), Sample(Tn((3, 1), "bool"), -1),
-               Sample(Tn((3, 2), "int32"), 0))  # fmt: skip
+    SAMPLES = (Sample(Tn((3, 1, 2)), 1), Sample(Tn((3, 2), "int32"), 0))
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     result = result_def(ValueTensorType)
@@ -201,8 +198,7 @@ class AtenUnsqueezeOp(TorchOp):
     name = "torch.aten.unsqueeze"
     SCHEMA = "aten::unsqueeze(Tensor self, int dim) -> Tensor"
     PY_NAMES = ("torch.unsqueeze", "Tensor.unsqueeze")
-    SAMPLES = (Sample(Tn((3, 4)), 0), Sample(Tn((3, 4), "int64"), -1), Sample(Tn(()), 0),
-               Sample(Tn((2, 3)), 1))  # fmt: skip
+    SAMPLES = (Sample(Tn((3, 4)), 1), Sample(Tn((3, 4), "int64"), -1), Sample(Tn(()), 0))
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     result = result_def(ValueTensorType)
