@@ -22,7 +22,8 @@ def f(x, b):
 # MEMREF: func.func @f(%x: memref<?xf32>, %b: memref<?xf32>) -> memref<?xf32>
 # MEMREF: memref.alloc
 # LOOPS: "scf.parallel"
-# LOOPS: math.tanh
+# LOOPS-NOT: math.tanh
+# LOOPS: arith.bitcast
 # LOOPS-NOT: linalg.
 # PYTHON: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 # PYTHON: def f(x, b):

@@ -1,0 +1,21 @@
+"""Emits numba-ready Python source from loops-level IR (the `python` target, `xdsl-opt -t python`).
+
+One `@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)` function per `func.func`
+(`parallel=True` too when it holds a `prange`); one assignment per op; constants inlined in
+their exact dtype (`np.float32(2.0)`), so float32 never widens. Pure ops come from the tables
+(`BINOPS`, `CALLS`, `EXPRS`, `CASTS`, `CMPF`, `CMPI`), the others from `emit_<dialect>_<op>`.
+
+**Expects:** the `loops` stage: `func.func`s with bodies on ranked memrefs and scalars of
+f16/f32/f64/i1/i8/i16/i32/i64/index, holding `func.call/return`, `scf.parallel` (reductions
+allowed), `scf.for/if/while`, `memref.alloc/alloca/dim/load/store/copy/cast/dealloc`, and the
+scalar `arith` and `math` ops of the tables (xDSL 0.75 has no `arith.remf`).
+
+**Produces:** Python source: imports, `FASTMATH`, needed helpers, the functions. The outermost
+dim of an `scf.parallel` not nested in another becomes `prange` when its step is 1 and it has
+no reductions; every other loop is `range`. Other ops raise `PythonEmitError` naming the op.
+"""
+
+from lowering.python_target.module_emitter import PythonTarget, emit_python
+from lowering.python_target.tables import PythonEmitError
+
+__all__ = ["PythonEmitError", "PythonTarget", "emit_python"]
