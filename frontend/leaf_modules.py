@@ -112,6 +112,29 @@ def _embedding(self, input):
     return F.embedding(input, self.weight, self.padding_idx)
 
 
+def _lstm_cell(self, input, hx=None):
+    if hx is None:
+        zeros = input[:, :1] * self.weight_hh[0] * 0.0
+        hx = (zeros, zeros)
+    h, c = hx
+    gates = F.linear(input, self.weight_ih, self.bias_ih) + F.linear(
+        h, self.weight_hh, self.bias_hh
+    )
+    i, f, g, o = gates.chunk(4, 1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    h = torch.sigmoid(o) * torch.tanh(c)
+    return h, c
+
+
+def _rnn_cell(self, input, hx=None):
+    if hx is None:
+        hx = input[:, :1] * self.weight_hh[0] * 0.0
+    pre = F.linear(input, self.weight_ih, self.bias_ih) + F.linear(hx, self.weight_hh, self.bias_hh)
+    if self.nonlinearity == "tanh":
+        return torch.tanh(pre)
+    return torch.relu(pre)
+
+
 def _sequential(self, input):
     for module in self:
         input = module(input)
@@ -158,6 +181,8 @@ RULES: dict[str, LeafRule] = {
     "AdaptiveAvgPool2d": LeafRule(_adaptive_avg_pool2d),
     "Embedding": LeafRule(_embedding, _no_max_norm),
     "Sequential": LeafRule(_sequential),
+    "LSTMCell": LeafRule(_lstm_cell),
+    "RNNCell": LeafRule(_rnn_cell),
 }
 
 
