@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from frontend.function import ScriptFunction, bind_keywords
-from frontend.script_modules import is_module, resolve_path, tensor_array
+from frontend.script_modules import is_base_forward, is_module, resolve_path, tensor_array
 
 
 def export(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -35,7 +35,7 @@ def ignore(fn: Callable[..., Any]) -> Callable[..., Any]:
 def exported_method_names(module: Any) -> list[str]:
     """`forward` (if the class defines one) and the methods marked for export, in order."""
     names: list[str] = []
-    if callable(getattr(type(module), "forward", None)):
+    if callable(getattr(type(module), "forward", None)) and not is_base_forward(type(module)):
         names.append("forward")
     for klass in reversed(type(module).__mro__):
         for name, value in vars(klass).items():

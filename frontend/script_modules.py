@@ -204,8 +204,12 @@ class ModulesMixin:
             callee = Callee(rule.forward, f"{module.type_name}.forward", module)
             return self.call_scripted(node, callee, args, kwargs)
         forward = getattr(type(module.obj), "forward", None)
-        if forward is None:
-            raise self.error(node, f"`{module.type_name}` is not callable (it has no forward)")
+        if forward is None or is_base_forward(type(module.obj)):
+            raise self.error(
+                node,
+                f"`{module.type_name}` is not callable: it defines no forward",
+                "iterate over a ModuleList, or call its items",
+            )
         return self.call_scripted(
             node, Callee(forward, f"{module.type_name}.forward", module), args, kwargs
         )
@@ -238,6 +242,12 @@ class ModulesMixin:
         if not -len(items) <= index < len(items):
             raise self.error(node, f"index {index} is out of range for {len(items)} modules")
         return items[index]
+
+
+def is_base_forward(cls: type) -> bool:
+    """Whether `cls.forward` is `nn.Module`'s placeholder (no forward of its own)."""
+    base = next((k for k in cls.__mro__ if k.__name__ == "Module" and ".nn" in k.__module__), None)
+    return base is not None and cls.forward is getattr(base, "forward", None)
 
 
 _NOT_CONSTANT = object()
