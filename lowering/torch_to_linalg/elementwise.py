@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from xdsl.dialects import tensor
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -29,7 +30,9 @@ class ConvertElementwiseOp(RewritePattern):
     """Tensor operands become generic inputs with broadcasting maps; scalar operands are
     materialized in the compute dtype (constants directly in it, so float32 never widens).
     Tensors in `RAW_ARGS` keep their dtype; `STATIC_ARGS`, strings and None reach the
-    payload as Python values."""
+    payload as Python values. A 0-d tensor operand (`x / x.sum()`) is read once with
+    `tensor.extract` before the generic and used in the body like a scalar: one load instead
+    of one per element (and numba's parfors cannot index a 0-d array inside `prange`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ElementwiseOp, rewriter: PatternRewriter) -> None:
@@ -38,7 +41,8 @@ class ConvertElementwiseOp(RewritePattern):
         result_dtype = op.result_types[0]
         assert compute is not None and isinstance(result_dtype, ValueTensorType)
         out_element = result_type.element_type
-        tensors = [v for v in op.operands if _is_tensor(v)]
+        tensors = [v for v in op.operands if _is_tensor(v) and static_shape(v.type)]
+        hoisted = {v: _extract_scalar(rewriter, v) for v in op.operands if _is_0d_tensor(v)}
         result_shape = static_shape(result_type)
         maps = [broadcast_map(static_shape(t.type), result_shape) for t in tensors]
         maps.append(broadcast_map(result_shape, result_shape))
@@ -49,13 +53,33 @@ class ConvertElementwiseOp(RewritePattern):
         def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
             elements = iter(args[: len(tensors)])
             values = [
-                _payload_value(b, op, name, v, next(elements) if _is_tensor(v) else None, compute)
+                _payload_value(b, op, name, v, _element(v, elements, hoisted), compute)
                 for name, v in zip(names, op.operands)
             ]
             return [b.cast(op.payload(b, *values), out_element)]
 
         generic = build_generic(tensors, [init], maps, [PARALLEL] * len(result_shape), body)
         rewriter.replace(op, generic)
+
+
+def _element(
+    operand: SSAValue, elements: Iterator[SSAValue], hoisted: dict[SSAValue, SSAValue]
+) -> SSAValue | None:
+    """The body value of a tensor operand (its block argument or hoisted scalar), else None."""
+    if operand in hoisted:
+        return hoisted[operand]
+    return next(elements) if _is_tensor(operand) else None
+
+
+def _extract_scalar(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+    element = value.type.element_type  # type: ignore[attr-defined]
+    extract = tensor.ExtractOp(value, [], element)
+    rewriter.insert(extract)
+    return extract.result
+
+
+def _is_0d_tensor(value: SSAValue) -> bool:
+    return _is_tensor(value) and not static_shape(value.type)
 
 
 def _payload_value(

@@ -292,10 +292,6 @@ class AtenMaskedFillTensorOp(_MaskedFill, ElementwiseOp):
     name = "torch.aten.masked_fill.Tensor"
     SCHEMA = "aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor"
     SAMPLES = (Sample(Tn((2, 3), "float64"), Tn((2, 3), "bool"), Tn((), "int64")),)
-    XFAIL_STAGES = {  # noqa: RUF012
-        "run": "numba's parfor passes a 0-d array into a prange body as a scalar, so `v[()]` "
-        "fails to type (python target; any 0-d tensor operand)"
-    }
     self_ = operand_def(ValueTensorType)
     mask = operand_def(ValueTensorType)
     value = operand_def(ValueTensorType)

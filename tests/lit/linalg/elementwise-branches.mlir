@@ -116,3 +116,13 @@ func.func @torch.aten.maximum$bool(%x: !torch.vtensor<[?],i1>, %y: !torch.vtenso
   %0 = torch.aten.maximum %x, %y : !torch.vtensor<[?],i1>, !torch.vtensor<[?],i1> -> !torch.vtensor<[?],i1>
   func.return %0 : !torch.vtensor<[?],i1>
 }
+
+// A 0-d tensor operand is read once before the generic, not per element.
+// CHECK-LABEL: func.func @torch.aten.div.Tensor$zero_dim
+// CHECK: %[[S:.*]] = tensor.extract %s[] : tensor<f32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x4xf32>)
+// CHECK: arith.divf %{{.*}}, %[[S]] : f32
+func.func @torch.aten.div.Tensor$zero_dim(%x: !torch.vtensor<[?,4],f32>, %s: !torch.vtensor<[],f32>) -> !torch.vtensor<[?,4],f32> {
+  %0 = torch.aten.div.Tensor %x, %s : !torch.vtensor<[?,4],f32>, !torch.vtensor<[],f32> -> !torch.vtensor<[?,4],f32>
+  func.return %0 : !torch.vtensor<[?,4],f32>
+}
