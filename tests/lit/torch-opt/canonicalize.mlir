@@ -155,3 +155,19 @@ func.func @invariant_carried(%x: !torch.vtensor<[?],f32>, %y: !torch.vtensor<[?]
   } : (!torch.int, !torch.bool, !torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>) -> (!torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>)
   func.return %r#0, %r#1 : !torch.vtensor<[?],f32>, !torch.vtensor<[?],f32>
 }
+
+// Scalars read from tensor literals (traced weights) fold too: `bool(t)`, `float(t)`, `int(t)`.
+// CHECK-LABEL: func.func @literals
+// CHECK-DAG:     %[[B:.*]] = torch.constant.bool true
+// CHECK-DAG:     %[[F:.*]] = torch.constant.float 2.500000e+00
+// CHECK-DAG:     %[[I:.*]] = torch.constant.int 0
+// CHECK-NOT:     torch.aten
+// CHECK:         func.return %[[B]], %[[F]], %[[I]]
+func.func @literals() -> (!torch.bool, !torch.float, !torch.int) {
+  %t = torch.vtensor.literal(dense<[2.5]> : tensor<1xf32>) : !torch.vtensor<[1],f32>
+  %z = torch.vtensor.literal(dense<0> : tensor<1x1xsi64>) : !torch.vtensor<[1,1],si64>
+  %b = torch.aten.Bool.Tensor %t : !torch.vtensor<[1],f32> -> !torch.bool
+  %f = torch.aten.Float.Tensor %t : !torch.vtensor<[1],f32> -> !torch.float
+  %i = torch.aten.Int.Tensor %z : !torch.vtensor<[1,1],si64> -> !torch.int
+  func.return %b, %f, %i : !torch.bool, !torch.float, !torch.int
+}
