@@ -21,8 +21,10 @@ from dialects.torch.op_base import T as Tn
 from dialects.torch.scalar_builder import ScalarBuilder
 
 BROADCAST_SAMPLES = (
+    Sample(Tn((3, 4)), Tn((3, 4))),
     Sample(Tn((2, 3, 4)), Tn((4,))),
     Sample(Tn((3, 1)), Tn((1, 5))),
+    Sample(Tn((0, 4)), Tn((4,))),
     Sample(Tn((5,), "int64"), Tn((5,), "int64")),
     Sample(Tn((2, 3), "int32"), Tn((3,))),
 )
