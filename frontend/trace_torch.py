@@ -21,8 +21,10 @@ from frontend.torch.tensor import Tensor
 from frontend.trace_errors import TraceError, user_line
 from frontend.trace_recorder import Recorder
 
-# torch keyword arguments that only steer PyTorch itself
-_TORCH_ONLY_KWARGS = ("_stacklevel",)
+# torch keyword arguments the registry's schemas do not have, and the values at which they
+# change nothing (ANY: never): `F.max_pool2d(..., return_indices=False)` records max_pool2d
+ANY = object()
+_TORCH_ONLY_KWARGS: dict[str, Any] = {"_stacklevel": ANY, "return_indices": False}
 
 
 @cache
@@ -199,7 +201,7 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 def _run_counterpart(
     counterpart: Any, mirrors: tuple[Any, ...], options: dict[str, Any], recorder: Recorder
 ) -> Any:
-    options = {k: v for k, v in options.items() if k not in _TORCH_ONLY_KWARGS}
+    options = {k: v for k, v in options.items() if not _ignorable(k, v)}
     inplace = options.pop("inplace", False)
     if "inplace" in _parameters_of(counterpart):
         options["inplace"] = inplace
@@ -209,6 +211,13 @@ def _run_counterpart(
         recorder.updated(mirrors[0], result)
         return mirrors[0]
     return result
+
+
+def _ignorable(keyword: str, value: Any) -> bool:
+    if keyword not in _TORCH_ONLY_KWARGS:
+        return False
+    harmless = _TORCH_ONLY_KWARGS[keyword]
+    return harmless is ANY or harmless is value
 
 
 def _parameters_of(fn: Any) -> tuple[str, ...]:

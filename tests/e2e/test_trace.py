@@ -263,3 +263,20 @@ def test_trace_module_traces_several_methods() -> None:
                                rtol=1e-5, atol=1e-6)  # fmt: skip
     with pytest.raises(AttributeError, match="no traced method 'decode'"):
         _ = traced.decode
+
+
+def test_real_torch_layers_trace_through_their_functional_calls() -> None:
+    torch = _real_torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    net = nn.Sequential(
+        nn.Linear(4, 8), nn.ReLU(inplace=True), nn.Dropout(0.5), nn.Linear(8, 3), nn.Softmax(dim=1)
+    ).eval()
+    traced = frontend.trace(net, torch.rand(2, 4))
+    graph = traced.graph
+    assert "%self.0.weight" in graph and "%self.3.bias" in graph
+    assert "torch.aten.relu" in graph and "dropout" not in graph  # eval: identity
+    x = torch.rand(6, 4)
+    with torch.no_grad():
+        expected = net(x.clone())
+    np.testing.assert_allclose(traced(x).numpy(), expected.numpy(), rtol=1e-5, atol=1e-6)
