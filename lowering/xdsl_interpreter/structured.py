@@ -3,7 +3,8 @@
 - `linalg.generic`: upstream stores every yielded value into the first output and has no
   `linalg.index`; this one writes each output and keeps the iteration indices for `index`.
 - `linalg.fill`: upstream refuses outputs that are not all zeros.
-- `memref.alloc`: upstream ignores the dynamic sizes.
+- `memref.alloc`: upstream ignores the dynamic sizes; `arith.constant`: upstream refuses dense
+  tensor constants (tensor literals at the linalg stage).
 - `scf.parallel` / `scf.reduce` (with or without reductions), `memref.dim`: missing upstream.
 Loops run sequentially; the order of a parallel loop's iterations is unobservable in tsjit IR
 (each iteration writes its own elements, reductions go through `scf.reduce`).
@@ -16,8 +17,8 @@ from itertools import product
 from math import prod
 from typing import Any
 
-from xdsl.dialects import memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, IndexType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp
 from xdsl.interpreter import (
     Interpreter,
@@ -32,12 +33,13 @@ from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import TypedPtr
 
 from lowering.xdsl_interpreter.scalars import signed
+from lowering.xdsl_interpreter.values import dense_to_runtime
 
 
 @register_impls
 @dataclass
 class StructuredFunctions(InterpreterFunctions):
-    """linalg.generic / fill / index, scf.parallel / reduce, memref.alloc / dim."""
+    """linalg.generic / fill / index, scf.parallel / reduce, memref.alloc / dim, constants."""
 
     loop_indices: list[tuple[int, ...]] = field(default_factory=list[tuple[int, ...]])
 
@@ -103,6 +105,16 @@ class StructuredFunctions(InterpreterFunctions):
     @impl_terminator(scf.ReduceReturnOp)
     def run_reduce_return(self, interp: Interpreter, op: scf.ReduceReturnOp, args: tuple[Any, ...]):
         return ReturnedValues(args), ()
+
+    @impl(arith.ConstantOp)
+    def run_constant(self, interp: Interpreter, op: arith.ConstantOp, args: tuple[Any, ...]):
+        """Scalars as upstream does; dense tensor constants (tensor literals) too."""
+        value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            return (dense_to_runtime(value),)
+        if isinstance(value.type, IndexType):  # type: ignore[union-attr]
+            return (scalar_attr(value.value.data, IndexType(), interp.index_bitwidth),)  # type: ignore[union-attr]
+        return (value,)
 
     @impl(memref.AllocOp)
     def run_alloc(self, interp: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):

@@ -178,3 +178,21 @@ def test_results_keep_their_types() -> None:
     assert flags.dtype == np.bool_ and flags.tolist() == [True, False, True]
     assert ints.dtype == np.int32 and ints.tolist() == [1, -2, 3]
     assert flag is True
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_tensor_literals(stage: str) -> None:
+    """A traced weight: a dense `arith.constant` at linalg, a `memref.global` below."""
+    module = parse(
+        """
+        func.func @f(%x: !torch.vtensor<*,unk>) -> !torch.vtensor<*,unk> {
+          %w = torch.vtensor.literal(dense<[2.5, -1.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+          %int1 = torch.constant.int 1
+          %r = torch.aten.add.Tensor %x, %w, %int1 : !torch.vtensor<*,unk>, !torch.vtensor<[2],f32>, !torch.int -> !torch.vtensor<*,unk>
+          func.return %r : !torch.vtensor<*,unk>
+        }
+        """
+    )
+    x = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    result = run_xdsl_ir(lower(module, stage, "f32[?,2]"), "f", [x])
+    np.testing.assert_array_equal(result, x + np.array([2.5, -1.0], np.float32))
