@@ -58,9 +58,11 @@ def fold_to_self(op: TorchOp, is_identity: Callable[..., bool]) -> Sequence[SSAV
     names = [a.name for a in op.parsed_schema().arguments]
     operands = dict(zip(names, op.operands, strict=True))
     x = operands.pop("self")
-    constants = {name: constant_value(v) for name, v in operands.items()}
-    if any(c is NOT_CONSTANT or isinstance(c, np.ndarray) for c in constants.values()):
+    if any(isinstance(v.type, ValueTensorType) for v in operands.values()):
         return None  # a tensor `other` may broadcast: only scalar identities fold
+    constants = {name: constant_value(v) for name, v in operands.items()}
+    if any(c is NOT_CONSTANT for c in constants.values()):
+        return None
     if not is_fully_typed_as(x, op.results[0].type):
         return None
     return [x] if is_identity(**constants) else None
