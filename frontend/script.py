@@ -23,7 +23,8 @@ from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
-from frontend.script_control import ControlFlowMixin, Frame, FunctionFrame
+from frontend.script_control import ControlFlowMixin, FunctionFrame
+from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
     MethodValue,
@@ -83,7 +84,7 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     return node, SourceFile(filename, dedented.splitlines(), first_line, indent)
 
 
-class FunctionScripter(ControlFlowMixin, ValuesMixin, CallsMixin, ModulesMixin):
+class FunctionScripter(ControlFlowMixin, LoopsMixin, ValuesMixin, CallsMixin, ModulesMixin):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
     `compilation` collects the callees scripted on demand; `self_value` binds the first

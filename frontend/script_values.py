@@ -31,7 +31,7 @@ from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
 
 if TYPE_CHECKING:
-    from frontend.script_control import Frame
+    from frontend.script_loops import Frame
 
 SCALAR_KINDS = ("int", "float", "bool")
 
