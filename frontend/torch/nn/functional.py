@@ -1,11 +1,18 @@
 """`frontend.torch.nn.functional` (`F`): every op spelling `F.<name>` as a function, plus
-`dropout`, which is random and therefore no op: identity unless `training`, else a Bernoulli
-mask from the frontend.torch generator (scaled by 1/(1-p), like PyTorch)."""
+
+- `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
+  frontend.torch generator (scaled by 1/(1-p), like PyTorch);
+- `batch_norm` and `embedding`, while the registry has only their ATen spellings
+  (`torch.batch_norm`, `torch.embedding`, whose arguments come in another order): thin wrappers
+  that call those ops; `batch_norm(training=True)` normalizes with the batch's statistics.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from dialects.torch.registry import BY_PY_NAME
+from frontend.torch.dispatch import dispatch
 from frontend.torch.ops import functions_for
 from frontend.torch.random import rng
 from frontend.torch.tensor import Tensor
@@ -26,6 +33,49 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         input.numpy()[...] = result.numpy()
         return input
     return result
+
+
+def _batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize each channel (dim 1); running statistics are not updated here (the module
+    does that), as in `torch.nn.functional.batch_norm` called without them."""
+    if not training:
+        if running_mean is None or running_var is None:
+            raise ValueError("batch_norm: running_mean and running_var are needed unless training")
+        args = (input, weight, bias, running_mean, running_var, False, momentum, eps, False)
+        return dispatch(BY_PY_NAME["torch.batch_norm"], args, {})
+    dims = [0, *range(2, input.ndim)]
+    centered = input - input.mean(dims, keepdim=True)  # type: ignore[attr-defined]
+    variance = (centered * centered).mean(dims, keepdim=True)  # type: ignore[attr-defined]
+    out = centered * dispatch(BY_PY_NAME["torch.rsqrt"], (variance + eps,), {})
+    channels = [1, -1] + [1] * (input.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(channels)  # type: ignore[attr-defined]
+    if bias is not None:
+        out = out + bias.reshape(channels)  # type: ignore[attr-defined]
+    return out
+
+
+def _embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+               max_norm: float | None = None, *args: Any, **kwargs: Any) -> Tensor:  # fmt: skip
+    if max_norm is not None:
+        raise NotImplementedError("F.embedding(max_norm=...) is not supported")
+    index = -1 if padding_idx is None else padding_idx
+    return dispatch(BY_PY_NAME["torch.embedding"], (weight, input, index), {})
+
+
+if "F.batch_norm" not in BY_PY_NAME and "torch.batch_norm" in BY_PY_NAME:
+    batch_norm = _batch_norm
+if "F.embedding" not in BY_PY_NAME and "torch.embedding" in BY_PY_NAME:
+    embedding = _embedding
 
 
 def __getattr__(name: str) -> Any:
