@@ -164,6 +164,9 @@ def arange(
     bounds = [_unwrap(b) for b in (start, end, step)]
     if bounds[2] == 0:
         raise RuntimeError("step must be nonzero")
+    registered = _via_registry("torch.arange", tuple(_python_number(b) for b in bounds), d)
+    if registered is not None:
+        return registered
     length = max(0, math.ceil((bounds[1] - bounds[0]) / bounds[2]))
     all_ints = all(
         isinstance(b, int | np.integer) or np.asarray(b).dtype.kind in "iu" for b in bounds
@@ -173,6 +176,10 @@ def arange(
         bounds[0] + np.arange(length, dtype=np.float64 if not all_ints else np.int64) * bounds[2]
     )
     return Tensor.wrap(values.astype(d.numpy))
+
+
+def _python_number(value: Any) -> Any:
+    return value.item() if isinstance(value, np.ndarray | np.generic) else value
 
 
 def linspace(
