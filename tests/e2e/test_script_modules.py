@@ -151,19 +151,56 @@ def test_methods_buffers_export_and_ignore() -> None:
     assert scripted.debug(x) is x  # ignored: the original Python method
 
 
+SEEN: list[tuple[str, float]] = []
+
+
+@frontend.ignore
+def log_max(x, tag: str) -> None:
+    SEEN.append((tag, float(x.abs().max())))
+
+
+@frontend.ignore
+def sort_rows(x) -> torch.Tensor:  # numpy code the compiler cannot see
+    return torch.from_numpy(np.sort(x.detach().numpy(), axis=-1))
+
+
 class CallsIgnored(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
     def forward(self, x):
-        return self.helper(x)
+        y = torch.relu(self.fc(x))
+        self.report(y)
+        return sort_rows(y) * 2.0 + x, y
 
     @frontend.ignore
-    def helper(self, x):
-        return x
+    def report(self, y) -> None:
+        log_max(y, "relu")
 
 
-def test_calling_an_ignored_method_is_a_located_error() -> None:
-    with pytest.raises(frontend.ScriptError, match=r"@frontend\.ignore") as info:
-        frontend.script(CallsIgnored())
-    assert info.value.line is not None
+def test_ignored_calls_run_in_python_between_compiled_segments() -> None:
+    model = CallsIgnored()
+    scripted = frontend.script(model)
+    assert scripted.graph.count("torch.prim.PythonCall") == 2
+    x = torch.randn(3, 4)
+    SEEN.clear()
+    out = scripted(x)
+    assert [tag for tag, _ in SEEN] == ["relu"]
+    with torch.no_grad():
+        assert_close(out, model(x))
+
+
+class IgnoredInBranch(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            log_max(x, "positive")
+        return x * 2.0
+
+
+def test_an_ignored_call_inside_a_branch_is_refused() -> None:
+    with pytest.raises(frontend.ScriptError, match="inside `if` or a loop"):
+        frontend.script(IgnoredInBranch())
 
 
 class OptionalState(nn.Module):
@@ -210,3 +247,87 @@ def test_a_module_outside_self_is_a_located_error() -> None:
 def test_scripting_a_class_asks_for_an_instance() -> None:
     with pytest.raises(frontend.ScriptError, match="instance"):
         frontend.script(MyCell)
+
+
+# ---- mixing: traced submodules inside a scripted module (the seed's MyModule) ----
+
+
+class MixedLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = frontend.trace(nn.Linear(6, 5), torch.rand(2, 6))
+        self.second = frontend.trace(nn.Linear(5, 3), torch.rand(2, 5))
+
+    def forward(self, x):
+        if x.sum() > 0:
+            x = torch.relu(self.first(x))
+        else:
+            x = torch.tanh(self.first(x))
+        return self.second(x)
+
+
+def test_traced_submodules_are_called_through_their_graphs() -> None:
+    torch.manual_seed(3)
+    model = MixedLinear()
+    scripted = frontend.script(model)
+    assert "torch.vtensor.literal" in scripted.graph  # the traced weights
+    assert "torch.prim.If" in scripted.graph  # the scripted control flow
+    for sign in (1.0, -1.0):
+        x = sign * torch.rand(4, 6)  # another batch size than traced
+        eager = model.second.original(
+            (torch.relu if sign > 0 else torch.tanh)(model.first.original(x))
+        )
+        assert_close(scripted(x), eager)
+
+
+class SeedMyModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = frontend.trace(nn.Conv2d(1, 20, 5), torch.rand(1, 1, 16, 16))
+        self.conv2 = frontend.trace(nn.Conv2d(20, 20, 5), torch.rand(1, 20, 16, 16))
+
+    def forward(self, input):
+        input = torch.nn.functional.relu(self.conv1(input))
+        input = torch.nn.functional.relu(self.conv2(input))
+        return input
+
+
+def test_seed_my_module_traced_convs_in_a_scripted_module() -> None:
+    from dialects.torch.registry import BY_PY_NAME
+
+    if "F.conv2d" not in BY_PY_NAME:
+        pytest.skip("conv2d is not registered yet")
+    torch.manual_seed(4)
+    model = SeedMyModule()
+    scripted = frontend.script(model)
+    x = torch.rand(2, 1, 16, 16)
+    relu = torch.nn.functional.relu
+    expected = relu(model.conv2.original(relu(model.conv1.original(x))))
+    assert_close(scripted(x), expected, 1e-4)
+
+
+# ---- recurrent cells: a 2-layer LSTM over 20 steps ----
+
+
+class TwoLayerLstm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell1 = nn.LSTMCell(3, 5)
+        self.cell2 = nn.LSTMCell(5, 5)
+
+    def forward(self, xs):
+        h1, c1 = self.cell1(xs[0])
+        h2, c2 = self.cell2(h1)
+        for t in range(1, xs.shape[0]):
+            h1, c1 = self.cell1(xs[t], (h1, c1))
+            h2, c2 = self.cell2(h1, (h2, c2))
+        return h2, c2
+
+
+def test_two_layer_lstm_over_twenty_steps() -> None:
+    torch.manual_seed(5)
+    model = TwoLayerLstm()
+    scripted = frontend.script(model)
+    xs = torch.randn(20, 2, 3)
+    with torch.no_grad():
+        assert_close(scripted(xs), model(xs), 1e-5)
