@@ -77,9 +77,10 @@ def _conv2d(self, input):
 
 
 def _batch_norm(self, input):
-    return F.batch_norm(
-        input, self.running_mean, self.running_var, self.weight, self.bias, False, 0.0, self.eps
-    )
+    return torch.batch_norm(
+        input, self.weight, self.bias, self.running_mean, self.running_var, False, 0.0, self.eps,
+        False,
+    )  # fmt: skip
 
 
 def _layer_norm(self, input):
@@ -109,7 +110,8 @@ def _adaptive_avg_pool2d(self, input):
 
 
 def _embedding(self, input):
-    return F.embedding(input, self.weight, self.padding_idx)
+    padding_idx = -1 if self.padding_idx is None else self.padding_idx
+    return torch.embedding(self.weight, input, padding_idx)
 
 
 def _lstm_cell(self, input, hx=None):
