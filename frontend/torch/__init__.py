@@ -8,6 +8,7 @@ random generator and `nn` complete the namespace. There is no autograd and only 
 
 from __future__ import annotations
 
+from frontend.torch.device import cuda, device
 from frontend.torch.dtype import (
     DTYPES,
     as_dtype,
@@ -66,7 +67,8 @@ int = int32  # noqa: A001
 
 
 __all__ = [
-    "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bool",
+    "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bool", "cuda",
+    "device",
     "default_generator", "double", "dtype", "empty", "empty_like", "enable_grad", "eye", "float",
     "float32", "float64", "from_numpy", "full", "full_like", "get_default_dtype",
     "inference_mode", "initial_seed", "int", "int32", "int64", "is_floating_point", "is_tensor",

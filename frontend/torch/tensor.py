@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from frontend.torch import dispatch as _dispatch
+from frontend.torch.device import device
 from frontend.torch.dtype import as_dtype, dtype, dtype_of_array, get_default_dtype
 from frontend.torch.printing import tensor_repr
 
@@ -71,8 +72,8 @@ class Tensor:
         return self._data.ndim
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> device:
+        return device("cpu")
 
     @property
     def is_cuda(self) -> bool:
@@ -144,10 +145,15 @@ class Tensor:
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """`.to(dtype)`, `.to("cpu")`, `.to(other_tensor)`; a cast needs the registry's cast op."""
         target = kwargs.pop("dtype", None)
+        device(kwargs.pop("device", "cpu") or "cpu")  # only the cpu exists: anything else fails
         for arg in args:
             if isinstance(arg, Tensor):
                 target = arg.dtype
-            elif arg not in ("cpu", None) and not _is_device(arg):
+            elif arg is None or _is_device(arg):
+                continue
+            elif isinstance(arg, str) and not _is_dtype_name(arg):
+                device(arg)
+            else:
                 target = arg
         if target is None or as_dtype(target) == self.dtype:
             return self
@@ -287,7 +293,15 @@ def _dim_index(dim: int, rank: int) -> int:
 
 
 def _is_device(value: Any) -> bool:
-    return type(value).__name__ == "device" and str(value) == "cpu"
+    return (isinstance(value, device) or type(value).__name__ == "device") and str(value) == "cpu"
+
+
+def _is_dtype_name(name: str) -> bool:
+    try:
+        as_dtype(name)
+    except TypeError:
+        return False
+    return True
 
 
 def _unwrap(value: Any) -> Any:

@@ -245,3 +245,14 @@ def test_programs_run_without_pytorch() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "(2, 3) torch.float32 None"
+
+
+def test_cpu_is_the_only_device() -> None:
+    x = ft.ones(2)
+    assert x.device == ft.device("cpu") and str(x.device) == "cpu"
+    assert x.to("cpu") is x and x.to(ft.device("cpu")) is x and x.cpu() is x
+    assert not ft.cuda.is_available()
+    with pytest.raises(RuntimeError, match="only has the cpu device"):
+        x.to("cuda:0")
+    with pytest.raises(RuntimeError, match="only has the cpu device"):
+        ft.zeros(2, device="cuda")
