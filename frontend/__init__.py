@@ -8,6 +8,7 @@ from typing import Any
 # import machinery binds a submodule as an attribute of its package when it first loads.
 from frontend import script as _script_module  # noqa: F401
 from frontend.errors import LoadError, ScriptError
+from frontend.freeze import freeze
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule, export, ignore
 from frontend.script_modules import is_module
@@ -58,6 +59,7 @@ from frontend.trace import TracedFunction, TracedModule, trace, trace_module  # 
 from frontend.trace_errors import TraceError, TracerWarning, TracingCheckError  # noqa: E402
 
 __all__ = [
+    "freeze",
     "LoadError",
     "load",
     "save",

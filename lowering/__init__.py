@@ -56,6 +56,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "torch-dce": torch_pass("TorchDeadCodeEliminationPass"),
         "torch-unroll-loops": torch_pass("TorchUnrollLoopsPass"),
         "torch-decompose": torch_pass("TorchDecomposePass"),
+        "torch-fold-conv-bn": torch_pass("TorchFoldConvBatchNormPass"),
         "convert-torch-to-linalg": convert_torch_to_linalg,
         "linalg-bufferize": linalg_bufferize,
         "convert-linalg-to-parallel-loops": linalg_to_parallel_loops,

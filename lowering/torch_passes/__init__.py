@@ -5,6 +5,8 @@
 - `torch-dce` (`dce.py`): dead ops, unused `prim.If` results and loop-carried values.
 - `torch-unroll-loops` (`unroll_loops.py`): `prim.Loop`s with a small constant trip count.
 - `torch-decompose` (`decompose.py`): composite ops into the core set via `decompose` hooks.
+- `torch-fold-conv-bn` (`fold_conv_batch_norm.py`): conv2d + inference batch_norm with
+  constant weights into one conv2d (run by `frontend.freeze`, not in the default pipeline).
 CSE is xDSL's `cse`: torch ops are Pure and it already scopes through `prim` regions.
 """
 
@@ -16,12 +18,14 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 from lowering.torch_passes.canonicalize import TorchCanonicalizePass
 from lowering.torch_passes.dce import TorchDeadCodeEliminationPass
 from lowering.torch_passes.decompose import TorchDecomposePass
+from lowering.torch_passes.fold_conv_batch_norm import TorchFoldConvBatchNormPass
 from lowering.torch_passes.unroll_loops import TorchUnrollLoopsPass
 
 __all__ = [
     "TorchCanonicalizePass",
     "TorchDeadCodeEliminationPass",
     "TorchDecomposePass",
+    "TorchFoldConvBatchNormPass",
     "TorchUnrollLoopsPass",
     "torch_optimization_passes",
 ]
