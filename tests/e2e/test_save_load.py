@@ -210,3 +210,27 @@ def test_fuzzed_files_raise_only_load_error(tmp_path: Path, saved: bytes) -> Non
         except frontend.LoadError:
             outcomes["LoadError"] += 1
     assert outcomes["LoadError"] > 900, outcomes
+
+
+def test_traced_and_mixed_modules_round_trip_in_a_fresh_process(tmp_path: Path) -> None:
+    ftorch.manual_seed(1)
+    x = ftorch.rand(3, 4)
+    traced = frontend.trace(fnn.Linear(4, 4), (x,))
+
+    class Mixed(fnn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = traced
+            self.gate = Gate()
+
+        def forward(self, x):
+            return self.gate(self.proj(x)) * 2.0
+
+    for name, program in (("traced", traced), ("mixed", frontend.script(Mixed()))):
+        path = tmp_path / f"{name}.tsj"
+        program.save(path)
+        inputs = [np.asarray(ftorch.rand(5, 4)) * s for s in (1.0,)]
+        expected = np.asarray(program(*inputs))
+        out = tmp_path / f"{name}.npz"
+        run_fresh(path, inputs, out)
+        np.testing.assert_array_equal(np.load(out)["arr_0"], expected)
