@@ -121,7 +121,7 @@ class AtenBmmOp(TorchOp):
         batch, k = a.shape[0], a.shape[2]
         if any(x != y and DYN not in (x, y) for x, y in ((batch, b.shape[0]), (k, b.shape[1]))):
             raise ShapeError(
-                f"bmm: expected size for first two dimensions of batch2 tensor to be: "
+                f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{batch}, {k}] but got: [{b.shape[0]}, {b.shape[1]}]."
             )
         return [
