@@ -11,6 +11,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
+from frontend.fast_call import MISS, FastCalls
 from frontend.runtime import (
     Argument,
     caller_kind,
@@ -55,6 +56,7 @@ class ScriptFunction:
         self.backend = "compiled"  # or "interpreter": run the torch IR with the eager references
         self.result_structure: Any = None  # nested tuples of the results (None: as returned)
         self.steps: Any = None  # (steps, entry arguments) when calls stay in Python
+        self._fast_calls = FastCalls()  # exact argument keys already checked -> kernel
 
     def _entry(self) -> func.FuncOp:
         for op in self.module.ops:
@@ -73,8 +75,7 @@ class ScriptFunction:
         """The last called signature, else float32 rank-1 tensors of unknown size."""
         if self._last_signature is not None:
             return self._last_signature
-        text = ",".join("f32[?]" if _is_tensor(a.type) else format_signature([a.type])
-                        for a in self.arguments)  # fmt: skip
+        text = ",".join(_default_spec(a.type) for a in self.arguments)
         return tuple(parse_signature(text))
 
     def ir(self, stage: Stage | str = Stage.TORCH, signature: str | None = None) -> str:
@@ -105,6 +106,10 @@ class ScriptFunction:
     # ---- calls ----
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and self._is_plain_compiled():
+            result = self._fast_calls.call(args)
+            if result is not MISS:
+                return result
         if self.variants is not None:
             return self.variants(args, kwargs)
         if kwargs:
@@ -129,12 +134,22 @@ class ScriptFunction:
         else:
             compiled = self._compiled.get(signature) or self._compile(signature)
             self._check_shapes(signature, values)
+            self._fast_calls.remember(args, compiled.kernel)
             result = compiled.kernel(*[prepare(v) for v in values])
         if self.result_structure is not None:
             from frontend.script_control import regroup_tuples
 
             result = regroup_tuples(list(result), self.result_structure)
         return to_caller_kind(result, kind)
+
+    def _is_plain_compiled(self) -> bool:
+        """Calls go straight to one compiled kernel (the fast path applies)."""
+        return (
+            self.variants is None
+            and self.steps is None
+            and self.backend == "compiled"
+            and self.result_structure is None
+        )
 
     def _compile(self, signature: Signature) -> CompiledCall:
         from lowering.jit import compile_function
@@ -205,6 +220,16 @@ def bind_keywords(
 def python_name(symbol: str) -> str:
     """The generated function's name for an IR symbol (`@MyCell.forward` -> `MyCell_forward`)."""
     return re.sub(r"\W", "_", symbol)
+
+
+def _default_spec(t: Attribute) -> str:
+    """A tensor whose type is fully known (a module's weight) keeps it; other tensors are
+    float32 of rank 1 and unknown size; scalars keep their type."""
+    from dialects.torch.types import ValueTensorType
+
+    if isinstance(t, ValueTensorType):
+        return format_signature([t]) if t.is_fully_known else "f32[?]"
+    return format_signature([t])
 
 
 def _is_tensor(t: Attribute) -> bool:
