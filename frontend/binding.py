@@ -43,6 +43,7 @@ def _bind_one(
     arguments: Sequence[Argument], args: Sequence[Any], kwargs: dict[str, Any], kind_of: KindOf
 ) -> list[Any]:
     positional = [a for a in arguments if not a.kwarg_only]
+    args = _packed_sizes(positional, args, kind_of)
     if len(args) > len(positional):
         raise BindError(f"takes at most {len(positional)} positional arguments, got {len(args)}")
     unknown = set(kwargs) - {a.name for a in arguments}
@@ -67,6 +68,19 @@ def _bind_one(
             )
         values.append(value)
     return values
+
+
+def _packed_sizes(
+    positional: Sequence[Argument], args: Sequence[Any], kind_of: KindOf
+) -> Sequence[Any]:
+    """Sizes may come unpacked, as in PyTorch (`x.view(2, 3)`, `torch.zeros(n, 4)`): ints beyond
+    the positional arguments fill a last positional `int[]` as one list."""
+    if len(args) <= len(positional) or not positional or positional[-1].type != "int[]":
+        return args
+    first = len(positional) - 1
+    if not all(kind_of(v) == "int" for v in args[first:]):
+        return args
+    return [*args[:first], list(args[first:])]
 
 
 class DEFAULT:

@@ -1,5 +1,5 @@
 """Data movement and constructors with sizes known only at run time, through the script frontend:
-one compile serves every batch size."""
+one compile serves every batch size. Sizes come as lists or unpacked (`x.view(n, -1)`)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from frontend.errors import ScriptError
 
 def dynamic_shapes(x, idx):
     n = x.size(0)
-    flat = x.view([n, -1])
+    flat = x.view(n, -1)
     a, b = flat.chunk(2, 1)
     z = torch.zeros([n, 2])
     r = torch.arange(n)
     e = torch.embedding(a, idx)
-    return torch.cat([b, z], 1), r, e.permute([1, 0, 2]).flatten(1)
+    return torch.cat([b, z], 1), r, e.permute(1, 0, 2).flatten(1)
 
 
 def reference(x, idx):
