@@ -13,6 +13,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
+from dialects.torch.dtypes import DType
 from dialects.torch.meta import ShapeError
 from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.types import ValueTensorType
@@ -20,7 +21,7 @@ from frontend.annotations import ArgSpec, admits, parse_annotation
 from frontend.binding import BindError
 from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
-from frontend.resolve import ops_for_method, ops_for_object
+from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_loops import Frame, LoopsMixin
@@ -332,6 +333,12 @@ class FunctionScripter(
         PyObject."""
         if isinstance(obj, bool | int | float | str) or obj is None:
             return obj
+        if isinstance(obj, DType):  # frontend.torch.float64
+            return obj
+        if type(obj).__name__ == "dtype" and type(obj).__module__ == "torch":  # torch.float64
+            from frontend.torch.dtype import as_dtype
+
+            return as_dtype(obj)
         return PyObject(obj)
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:  # noqa: N802
@@ -413,6 +420,10 @@ class FunctionScripter(
         builtin = self.builtin_call(node, obj, args)
         if builtin is not None:
             return builtin
+        if obj is builtins.abs and len(args) == 1 and kind_of(args[0]) == "Tensor":
+            return self.emit(node, ops_for_operator("abs"), args, kwargs)[0]
+        if getattr(obj, "__module__", None) == "math" or obj in _MATH_FUNCTIONS:
+            return self.math_call(node, obj, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:
             return self.result(self.emit(node, candidates, args, kwargs))
@@ -430,6 +441,22 @@ class FunctionScripter(
             "defined in a .py file"
         )
         raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
+
+    def math_call(
+        self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """`math.sqrt(self.head_dim)`: `math` functions of numbers known while scripting fold."""
+        values = [*args, *kwargs.values()]
+        if not all(isinstance(v, bool | int | float) for v in values):
+            raise self.error(
+                node,
+                f"`{ast.unparse(node.func)}` needs numbers known while scripting",
+                "use the torch function on tensors (torch.sqrt(x)), or float(...) outside",
+            )
+        try:
+            return fn(*args, **kwargs)
+        except (ArithmeticError, ValueError, TypeError) as err:
+            raise self.error(node, f"{type(err).__name__}: {err}") from None
 
     @staticmethod
     def result(results: list[SSAValue]) -> Value:
@@ -459,6 +486,8 @@ def scriptable_function(obj: Any) -> Callable[..., Any] | None:
         return obj
     return None
 
+
+_MATH_FUNCTIONS = {abs, min, max, round}  # builtins that fold like `math` functions
 
 _STATEMENT_HINTS: dict[type[ast.stmt], str] = {
     ast.Try: "try/except is not supported; move error handling outside the scripted function",

@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.rewriter import Rewriter
 
 from dialects.torch.ops.prim import PrimPythonCallOp
-from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
+from dialects.torch.types import ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.script_control import regroup_tuples
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from frontend.script_modules import ModuleValue
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
-_SCALAR_TYPES = {"int": IntType(), "float": FloatType(), "bool": BoolType()}
 
 
 @dataclass
@@ -299,11 +298,7 @@ def _is_single(value: Value) -> bool:
 
 
 def _type_of(value: SSAValue) -> Attribute:
-    kind = kind_of(value)
-    if kind == "Tensor":
-        return UNKNOWN_TENSOR
-    if kind in _SCALAR_TYPES:
-        return _SCALAR_TYPES[kind]
+    """The callee's argument type: exactly the operand's (`func.call` requires equal types)."""
     return value.type
 
 
