@@ -44,6 +44,21 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertLinalgToParallelLoopsPass
 
+    def linalg_fuse_elementwise() -> type[ModulePass]:
+        from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
+
+        return LinalgFuseElementwisePass
+
+    def scf_parallel_loop_fusion() -> type[ModulePass]:
+        from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
+
+        return ScfParallelLoopFusionPass
+
+    def scf_hoist_invariant_loads() -> type[ModulePass]:
+        from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
+
+        return ScfHoistInvariantLoadsPass
+
     def expand_math() -> type[ModulePass]:
         from lowering.expand_math import ExpandMathPass
 
@@ -58,9 +73,12 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "torch-decompose": torch_pass("TorchDecomposePass"),
         "torch-fold-conv-bn": torch_pass("TorchFoldConvBatchNormPass"),
         "convert-torch-to-linalg": convert_torch_to_linalg,
+        "linalg-fuse-elementwise": linalg_fuse_elementwise,
         "linalg-bufferize": linalg_bufferize,
         "convert-linalg-to-parallel-loops": linalg_to_parallel_loops,
         "expand-math": expand_math,
+        "scf-parallel-loop-fusion": scf_parallel_loop_fusion,
+        "scf-hoist-invariant-loads": scf_hoist_invariant_loads,
     }
 
 

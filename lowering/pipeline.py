@@ -61,7 +61,10 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     """The passes that produce `stage` from the stage before it."""
     from lowering.expand_math import ExpandMathPass
     from lowering.linalg_bufferize import LinalgBufferizePass
+    from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
+    from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
+    from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
     from lowering.torch_inline import TorchInlinePass
     from lowering.torch_passes import torch_optimization_passes
     from lowering.torch_refine_types import TorchRefineTypesPass
@@ -77,6 +80,8 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             ConvertTorchToLinalgPass(),
             CanonicalizePass(),
             CommonSubexpressionElimination(),
+            LinalgFuseElementwisePass(),
+            CommonSubexpressionElimination(),
         ],
         Stage.MEMREF: [LinalgBufferizePass()],
         Stage.LOOPS: [
@@ -84,6 +89,8 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             ExpandMathPass(),
             CanonicalizePass(),
             CommonSubexpressionElimination(),
+            ScfParallelLoopFusionPass(),
+            ScfHoistInvariantLoadsPass(),
         ],
     }
     return table.get(stage, [])

@@ -66,6 +66,8 @@ class FunctionEmitter:
     depth: int = 1
     parallel_depth: int = 0
     uses_prange: bool = False
+    allow_prange: bool = True
+    arg_names: list[str] = field(default_factory=list[str])
 
     # -- names and lines --
 
@@ -104,7 +106,7 @@ class FunctionEmitter:
         if not op.body.blocks:
             raise PythonEmitError(f"python target: external function @{op.sym_name.data}")
         block = op.body.block
-        args = [self.define(arg) for arg in block.args]
+        args = self.arg_names = [self.define(arg) for arg in block.args]
         for arg, name in zip(block.args, args):
             if not isinstance(arg.type, MemRefType | IndexType) and arg.type != IntegerType(1):
                 self.line(f"{name} = {dtype_of(arg.type)}({name})")
@@ -218,6 +220,7 @@ class FunctionEmitter:
             # prange takes no step, and reductions stay serial: numba recognizes only simple
             # `r = r + x` updates, and one parallel region at a time.
             is_prange = dim == 0 and step == "1" and not reduced and self.parallel_depth == 0
+            is_prange &= self.allow_prange
             self.uses_prange |= is_prange
             loop = "prange" if is_prange else "range"
             self.depth = outer + dim

@@ -39,19 +39,89 @@ def function_symbols(funcs: Sequence[func.FuncOp | memref.GlobalOp]) -> dict[str
     return symbols
 
 
+def parallel_functions(funcs: Sequence[func.FuncOp], symbols: dict[str, str]) -> set[str]:
+    """The functions that hold a `prange` loop or call such a function (by IR symbol)."""
+    parallel = set()
+    for op in funcs:
+        emitter = FunctionEmitter(symbols)
+        emitter.emit_function(op)
+        if emitter.uses_prange:
+            parallel.add(op.sym_name.data)
+    calls = {
+        op.sym_name.data: {
+            c.callee.root_reference.data for c in op.walk() if isinstance(c, func.CallOp)
+        }
+        for op in funcs
+    }
+    while grown := {f for f, callees in calls.items() if callees & parallel} - parallel:
+        parallel |= grown
+    return parallel
+
+
+def variant_symbols(symbols: dict[str, str], parallel: set[str], suffix: str) -> dict[str, str]:
+    """The symbol table of one variant: `f_parallel` / `f_serial` for the functions in
+    `parallel`, the plain name for the others (they have only one version)."""
+    taken = set(symbols.values())
+    variant = dict(symbols)
+    for symbol in parallel:
+        variant[symbol] = fresh_name(f"{symbols[symbol]}_{suffix}", lambda n: n in taken)
+        taken.add(variant[symbol])
+    return variant
+
+
+def dispatcher(
+    name: str, emitter: FunctionEmitter, op: func.FuncOp, variants: tuple[str, str]
+) -> str:
+    """A plain Python entry that picks the parallel or the serial variant by array sizes."""
+    args = emitter.arg_names
+    arrays = [a for a, arg in zip(args, op.body.block.args) if isinstance(arg.type, MemRefType)]
+    size = " + ".join(f"{a}.size" for a in arrays) if arrays else "0"
+    parallel, serial = variants
+    return (
+        f"def {name}({', '.join(args)}):\n"
+        f'    """Runs {parallel} on at least PARALLEL_GRAIN array elements, else {serial}."""\n'
+        f"    if {size} >= PARALLEL_GRAIN:\n"
+        f"        return {parallel}({', '.join(args)})\n"
+        f"    return {serial}({', '.join(args)})\n"
+    )
+
+
+def emit_function_variants(
+    op: func.FuncOp, symbols: dict[str, str], parallel: set[str], helpers: set[str]
+) -> list[str]:
+    """One serial njit function, or a parallel and a serial one and their dispatcher."""
+    symbol = op.sym_name.data
+    serial_symbols = variant_symbols(symbols, parallel, "serial")
+    serial = FunctionEmitter(serial_symbols, allow_prange=False)
+    sources = [serial.emit_function(op)]
+    helpers |= serial.helpers
+    if symbol not in parallel:
+        return sources
+    parallel_symbols = variant_symbols(symbols, parallel, "parallel")
+    fast = FunctionEmitter(parallel_symbols)
+    sources.insert(0, fast.emit_function(op))
+    names = (parallel_symbols[symbol], serial_symbols[symbol])
+    return [*sources, dispatcher(symbols[symbol], fast, op, names)]
+
+
 def emit_python(module: ModuleOp) -> str:
-    """The Python source of every `func.func` in `module`, ready for `lowering.jit`."""
+    """The Python source of every `func.func` in `module`, ready for `lowering.jit`.
+
+    A function with parallel loops is emitted twice, `f_parallel` (`prange`) and `f_serial`
+    (`range`), behind a plain Python `f` that picks one by the size of its array arguments:
+    small calls then pay no thread launch, and numba compiles only the variant that runs.
+    """
     funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
     constants = [op for op in module.ops if isinstance(op, memref.GlobalOp)]
     for op in module.ops:
         if not isinstance(op, func.FuncOp | memref.GlobalOp):
             raise PythonEmitError(f"python target: cannot emit top-level op '{op.name}'")
     symbols = function_symbols([*funcs, *constants])
-    emitters = [FunctionEmitter(symbols) for _ in funcs]
-    bodies = [e.emit_function(f) for e, f in zip(emitters, funcs)]
-    helpers = sorted(set().union(*(e.helpers for e in emitters)))
+    parallel = parallel_functions(funcs, symbols)
+    helpers: set[str] = set()
+    bodies = [text for f in funcs for text in emit_function_variants(f, symbols, parallel, helpers)]
     arrays = [global_definition(op, symbols[op.sym_name.data]) for op in constants]
-    return "\n\n".join([HEADER, *(HELPERS[h] for h in helpers), *arrays, *bodies])
+    return "\n\n".join([HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bodies])
 
 
 @dataclass(frozen=True)

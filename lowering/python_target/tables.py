@@ -21,6 +21,10 @@ from numba import prange
 
 # No nnan/ninf: NaN and inf must behave as in numpy and PyTorch.
 FASTMATH = {"reassoc", "contract", "arcp", "nsz"}
+
+# A function with parallel loops runs them in parallel only when its array arguments hold at
+# least this many elements: a prange launch costs microseconds, more than small loops take.
+PARALLEL_GRAIN = 32768
 '''
 
 # numba has no scalar `.view`: an LLVM bitcast is the only cheap way to reinterpret bits.
@@ -41,7 +45,7 @@ def bitcast(typingctx, value, dtype):
 HELPERS = {"bitcast": BITCAST_HELPER}
 
 DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
-GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", *HELPERS}
+GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
 
 # ---- op tables ----
 # Laid out by hand, several entries a line, so each table reads at a glance.

@@ -17,7 +17,8 @@ def f(x, b):
 # TORCH: torch.aten.tanh
 # TORCH: torch.aten.sigmoid %x
 # OPT: torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,4096],f32>
-# LINALG-COUNT-5: linalg.generic
+# LINALG: linalg.generic
+# LINALG-NOT: linalg.generic
 # LINALG-NOT: torch.
 # MEMREF: func.func @f(%x: memref<?xf32>, %b: memref<?xf32>) -> memref<?xf32>
 # MEMREF: memref.alloc
@@ -26,6 +27,7 @@ def f(x, b):
 # LOOPS: arith.bitcast
 # LOOPS-NOT: linalg.
 # PYTHON: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-# PYTHON: def f(x, b):
+# PYTHON: def f_parallel(x, b):
 # PYTHON: in prange(
 # PYTHON: np.float32(2.0)
+# PYTHON: def f(x, b):

@@ -6,10 +6,13 @@
 // CHECK-NEXT: import numpy as np
 // CHECK-NEXT: from numba import prange
 // CHECK:      FASTMATH = {"reassoc", "contract", "arcp", "nsz"}
+// CHECK:      PARALLEL_GRAIN = 32768
 
-// The outer dim of a top-level scf.parallel is a prange, the inner dims are ranges.
+// The outer dim of a top-level scf.parallel is a prange, the inner dims are ranges. A
+// function with a prange also gets a serial twin, and a plain Python entry that picks one
+// by the number of elements in its array arguments.
 // CHECK-LABEL: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-// CHECK-NEXT:  def scale(x, out):
+// CHECK-NEXT:  def scale_parallel(x, out):
 // CHECK-NEXT:      n = x.shape[0]
 // CHECK-NEXT:      for i in prange(n):
 // CHECK-NEXT:          for j in range(4):
@@ -17,6 +20,14 @@
 // CHECK-NEXT:              w = v * np.float32(2.0)
 // CHECK-NEXT:              out[i, j] = w
 // CHECK-NEXT:      return
+// CHECK:       @numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
+// CHECK-NEXT:  def scale_serial(x, out):
+// CHECK-NEXT:      n = x.shape[0]
+// CHECK-NEXT:      for i in range(n):
+// CHECK:       def scale(x, out):
+// CHECK:           if x.size + out.size >= PARALLEL_GRAIN:
+// CHECK-NEXT:          return scale_parallel(x, out)
+// CHECK-NEXT:      return scale_serial(x, out)
 func.func @scale(%x: memref<?x4xf32>, %out: memref<?x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -35,7 +46,7 @@ func.func @scale(%x: memref<?x4xf32>, %out: memref<?x4xf32>) {
 
 // A parallel loop nested in another one is a range; a step other than 1 is a range too
 // (prange has no step), and a nonzero lower bound is kept.
-// CHECK-LABEL: def nested(x):
+// CHECK-LABEL: def nested_parallel(x):
 // CHECK:           for i in prange(1, n):
 // CHECK-NEXT:          for j in range(0, n, 2):
 // CHECK-NEXT:              x[i, j] = np.float32(0.0)
@@ -65,9 +76,9 @@ func.func @nested(%x: memref<?x?xf32>) {
 }
 
 // A parallel loop with reductions stays serial: the combiner region is inlined.
-// A function without a prange is not marked parallel.
-// CHECK-LABEL: @numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
-// CHECK-NEXT:  def total(x):
+// A function without a prange is not marked parallel and has no variants.
+// CHECK-NOT:   total_parallel
+// CHECK-LABEL: def total(x):
 // CHECK-NEXT:      n = x.shape[0]
 // CHECK-NEXT:      sum = np.float32(0.0)
 // CHECK-NEXT:      for i in range(n):
