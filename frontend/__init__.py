@@ -6,7 +6,9 @@ from typing import Any
 
 # Load the `frontend.script` submodule before defining the `script` function below: the
 # import machinery binds a submodule as an attribute of its package when it first loads.
+from frontend import ops
 from frontend import script as _script_module  # noqa: F401
+from frontend.custom_ops import Library, library
 from frontend.errors import LoadError, ScriptError
 from frontend.freeze import freeze
 from frontend.function import ScriptFunction
@@ -14,6 +16,7 @@ from frontend.module import ScriptMethod, ScriptModule, export, ignore
 from frontend.script_modules import is_module
 from frontend.scripting import script_function, script_module
 from frontend.serialization import load, save
+from frontend.torch_interop import compile_backend, from_torch_export
 from lowering.pipeline import Stage
 
 
@@ -59,6 +62,9 @@ from frontend.trace import TracedFunction, TracedModule, trace, trace_module  # 
 from frontend.trace_errors import TraceError, TracerWarning, TracingCheckError  # noqa: E402
 
 __all__ = [
+    "compile_backend",
+    "from_torch_export",
+    "Library",
     "freeze",
     "LoadError",
     "load",
@@ -77,5 +83,7 @@ __all__ = [
     "Stage",
     "export",
     "ignore",
+    "library",
+    "ops",
     "script",
 ]

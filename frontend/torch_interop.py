@@ -1,0 +1,140 @@
+"""PyTorch's graph capture into tsjit: `from_torch_export` and the `torch.compile` backend.
+
+- `from_torch_export(exported_program)` reads a `torch.export` program's FX graph of ATen ops
+  (`torch.ops.aten.linear.default`, ...) node by node into the torch dialect: each ATen overload
+  is the registry op of the same name (`torch.aten.linear`, `torch.aten.add.Tensor`), bound by
+  its schema; parameters and buffers become `torch.vtensor.literal`s; the user inputs become
+  the function's arguments. An ATen op tsjit lacks is an error naming it.
+- `compile_backend(graph_module, example_inputs)` is a `torch.compile` backend: it traces the
+  FX graph TorchDynamo hands over (torch-level calls) with `frontend.trace` and returns the
+  compiled function, which returns what the graph returns.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Block, Region, SSAValue
+
+from dialects.torch.dtypes import dtype_of_numpy
+from dialects.torch.ops.prim import ValueTensorLiteralOp
+from dialects.torch.registry import BY_NAME
+from dialects.torch.types import DYN, ValueTensorType
+from frontend.builder import IRBuilder
+from frontend.function import ScriptFunction
+
+
+class ExportError(TypeError):
+    """A `torch.export` program tsjit cannot import."""
+
+
+def from_torch_export(program: Any, name: str = "forward") -> ScriptFunction:
+    """The exported program as a ScriptFunction taking the program's user inputs."""
+    graph = program.graph_module.graph
+    constants = _constants(program)
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    user = [n for n in placeholders if n.name not in constants]
+    block = Block(arg_types=[_tensor_type(n) for n in user])
+    builder = IRBuilder(block)
+    values: dict[Any, Any] = {}
+    for node, arg in zip(user, block.args):
+        arg.name_hint = node.name
+        values[node] = arg
+    for node in placeholders:
+        if node.name in constants:
+            literal = builder.insert(ValueTensorLiteralOp(constants[node.name]))
+            literal.results[0].name_hint = node.name
+            values[node] = literal.results[0]
+    results: list[SSAValue] = []
+    for node in graph.nodes:
+        if node.op == "call_function":
+            values[node] = _call(builder, node, values)
+        elif node.op == "output":
+            results = [_lookup(values, v) for v in _flat(node.args[0])]
+        elif node.op not in ("placeholder",):
+            raise ExportError(f"from_torch_export: unsupported FX node kind {node.op!r}")
+    block.add_op(func.ReturnOp(*results))
+    ftype = FunctionType.from_lists([a.type for a in block.args], [r.type for r in results])
+    module = ModuleOp([func.FuncOp(name, ftype, Region(block))])
+    module.verify()
+    function = ScriptFunction(module, name)
+    if len(results) > 1:
+        function.result_structure = tuple(None for _ in results)
+    return function
+
+
+def _constants(program: Any) -> dict[str, np.ndarray]:
+    """Placeholder name -> array for the program's parameters, buffers and constants."""
+    signature = program.graph_signature
+    sources = {
+        **signature.inputs_to_parameters,
+        **signature.inputs_to_buffers,
+        **getattr(signature, "inputs_to_lifted_tensor_constants", {}),
+    }
+    tables = {**program.state_dict, **getattr(program, "constants", {})}
+    return {node: tables[target].detach().numpy() for node, target in sources.items()}
+
+
+def _tensor_type(node: Any) -> ValueTensorType:
+    value = node.meta.get("val")
+    if value is None or not hasattr(value, "shape"):
+        raise ExportError(f"from_torch_export: input {node.name!r} is not a tensor")
+    dtype = dtype_of_numpy(np.dtype(str(value.dtype).removeprefix("torch.")))
+    return ValueTensorType([1 if d == 1 else DYN for d in value.shape], dtype)
+
+
+def _call(builder: IRBuilder, node: Any, values: dict[Any, Any]) -> Any:
+    target = node.target
+    args = [_lookup(values, a) for a in node.args]
+    kwargs = {k: _lookup(values, v) for k, v in node.kwargs.items()}
+    if target is operator.getitem:
+        return args[0][args[1]]
+    schema = getattr(target, "_schema", None)
+    if schema is None:
+        raise ExportError(f"from_torch_export: cannot import a call of {target!r}")
+    overload = schema.overload_name
+    op_name = f"torch.{schema.name.replace('::', '.')}" + (f".{overload}" if overload else "")
+    op = BY_NAME.get(op_name)
+    if op is None:
+        raise ExportError(f"from_torch_export: tsjit has no op {op_name} (from {target})")
+    results = builder.call([op], args, kwargs)
+    return results[0] if len(results) == 1 else list(results)
+
+
+def _lookup(values: dict[Any, Any], value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return type(value)(_lookup(values, v) for v in value)
+    if not _is_node(value):
+        return value
+    if value not in values:
+        raise ExportError(f"from_torch_export: {value} is used before it is defined")
+    return values[value]
+
+
+def _is_node(value: Any) -> bool:
+    return type(value).__name__ == "Node"
+
+
+def _flat(outputs: Any) -> list[Any]:
+    return list(outputs) if isinstance(outputs, list | tuple) else [outputs]
+
+
+def compile_backend(graph_module: Any, example_inputs: list[Any]) -> Callable[..., Any]:
+    """A `torch.compile(model, backend=frontend.compile_backend)` backend."""
+    from frontend.trace import trace
+
+    traced = trace(graph_module, tuple(example_inputs), check_trace=False)
+    single = not isinstance(graph_module(*example_inputs), tuple | list)
+
+    def run(*args: Any) -> Any:
+        out = traced(*args)
+        if single:
+            return out
+        return out if isinstance(out, tuple) else (out,)
+
+    return run
