@@ -11,8 +11,8 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Dialect name -> lazy factory, for xDSL contexts and the `xdsl.universe` entry point."""
 
     def get_torch() -> Dialect:
-        from dialects.torch import Torch
+        from dialects.torch import torch_dialect
 
-        return Torch
+        return torch_dialect()
 
     return {"torch": get_torch}

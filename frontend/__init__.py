@@ -6,7 +6,9 @@ from typing import Any
 
 # Load the `frontend.script` submodule before defining the `script` function below: the
 # import machinery binds a submodule as an attribute of its package when it first loads.
+from frontend import ops
 from frontend import script as _script_module  # noqa: F401
+from frontend.custom_ops import Library, library
 from frontend.errors import LoadError, ScriptError
 from frontend.freeze import freeze
 from frontend.function import ScriptFunction
@@ -62,6 +64,7 @@ from frontend.trace_errors import TraceError, TracerWarning, TracingCheckError  
 __all__ = [
     "compile_backend",
     "from_torch_export",
+    "Library",
     "freeze",
     "LoadError",
     "load",
@@ -80,5 +83,7 @@ __all__ = [
     "Stage",
     "export",
     "ignore",
+    "library",
+    "ops",
     "script",
 ]

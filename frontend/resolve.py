@@ -17,6 +17,7 @@ _PREFIX_MODULES = {
     "F": ("frontend.torch.nn.functional", "torch.nn.functional"),
     "np": ("numpy",),
     "operator": ("operator",),
+    "ops": ("frontend.ops",),  # custom ops: `ops.my_ops.warp_perspective`
 }
 
 
@@ -30,14 +31,21 @@ def _module(name: str) -> Any:
         return None
 
 
+def _attribute(obj: Any, dotted: str) -> Any:
+    for name in dotted.split("."):
+        obj = getattr(obj, name, None)
+    return obj
+
+
 @cache
-def _table(torch_loaded: bool) -> dict[int, str]:
+def _table(torch_loaded: bool, spellings: int) -> dict[int, str]:
+    """id(object) -> spelling; rebuilt when PyTorch is imported or spellings are registered."""
     table: dict[int, str] = {}
     for spelling in BY_PY_NAME:
         prefix, _, attr = spelling.partition(".")
         for module_name in _PREFIX_MODULES.get(prefix, ()):
             module = _module(module_name)
-            obj = getattr(module, attr, None) if module is not None else None
+            obj = _attribute(module, attr) if module is not None else None
             if obj is not None and callable(obj):
                 table.setdefault(id(obj), spelling)
     return table
@@ -45,7 +53,8 @@ def _table(torch_loaded: bool) -> dict[int, str]:
 
 def spelling_of(obj: Any) -> str | None:
     """`torch.tanh` for the object `np.tanh`'s op spelling..., or None if it is not an op."""
-    return _table("torch" in sys.modules and "torch.nn.functional" in sys.modules).get(id(obj))
+    torch_loaded = "torch" in sys.modules and "torch.nn.functional" in sys.modules
+    return _table(torch_loaded, len(BY_PY_NAME)).get(id(obj))
 
 
 def ops_for_object(obj: Any) -> tuple[type[TorchOp], ...]:

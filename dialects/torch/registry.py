@@ -58,3 +58,18 @@ def _by_py_name() -> dict[str, tuple[type[TorchOp], ...]]:
 
 BY_PY_NAME: dict[str, tuple[type[TorchOp], ...]] = _by_py_name()
 """Spelling -> overloads in declaration order (`torch.add` -> add.Tensor, add.Scalar)."""
+
+CUSTOM_OPS: list[type[TorchOp]] = []
+"""Ops registered at run time (`frontend.library(...).define(...)`), in registration order."""
+
+
+def register_op(op: type[TorchOp]) -> None:
+    """Add an op made at run time to BY_NAME, BY_PY_NAME and CUSTOM_OPS (so also to the torch
+    dialect of every new context: `dialects.torch.torch_dialect`). ValueError if an op of
+    that name exists: an op, once registered, stays."""
+    if op.name in BY_NAME:
+        raise ValueError(f"an op named {op.name} is already registered")
+    BY_NAME[op.name] = op
+    CUSTOM_OPS.append(op)
+    for spelling in op.PY_NAMES:
+        BY_PY_NAME[spelling] = (*BY_PY_NAME.get(spelling, ()), op)
