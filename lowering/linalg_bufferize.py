@@ -19,6 +19,8 @@ The pass runs in three steps:
 3. One pattern per op: `tensor.empty` -> `memref.alloc`, `alloc_tensor copy` -> `memref.alloc`
    + `memref.copy`, `tensor.dim` -> `memref.dim`, `tensor.extract` -> `memref.load`, and every
    linalg op with tensor results -> the same op on memrefs, its results replaced by its inits.
+A call of a custom-op kernel passes destinations like a linalg op (`lowering/kernel_calls.py`):
+step 1 gives it private ones, step 3 drops its results for its destination buffers.
 
 **Expects:** the `linalg` stage: `func.func`s on ranked builtin `tensor<>` types (static or
 dynamic dims, 0-d allowed) holding arith / math ops, `tensor.empty`, `tensor.dim`,
@@ -61,6 +63,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
+
+from lowering.kernel_calls import ConvertKernelCallOp, CopyUnsafeKernelOutputs
 
 PASS_NAME = "linalg-bufferize"
 
@@ -317,7 +321,8 @@ class LinalgBufferizePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_supported(op)
         constants = hoist_tensor_constants(op)
-        PatternRewriteWalker(CopyUnsafeInits()).rewrite_module(op)
+        unsafe = GreedyRewritePatternApplier([CopyUnsafeInits(), CopyUnsafeKernelOutputs()])
+        PatternRewriteWalker(unsafe).rewrite_module(op)
         PatternRewriteWalker(ConvertTensorType()).rewrite_module(op)
         for global_op in reversed(constants):
             op.body.block.insert_op_before(global_op, op.body.block.first_op)  # type: ignore[arg-type]
@@ -330,6 +335,7 @@ class LinalgBufferizePass(ModulePass):
                 ConvertCastOp(),
                 DropToTensorOp(),
                 ConvertLinalgOp(),
+                ConvertKernelCallOp(),
             ],
             dce_enabled=False,
         )

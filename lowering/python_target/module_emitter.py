@@ -11,6 +11,7 @@ from xdsl.dialects import builtin, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.utils.target import Target
 
+from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, fresh_name, sanitize
 from lowering.python_target.tables import HEADER, HELPERS, PythonEmitError, dtype_of
 
@@ -111,17 +112,22 @@ def emit_python(module: ModuleOp) -> str:
     (`range`), behind a plain Python `f` that picks one by the size of its array arguments:
     small calls then pay no thread launch, and numba compiles only the variant that runs.
     """
-    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    all_funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    kernels = [op for op in all_funcs if is_custom_kernel(op)]
+    funcs = [op for op in all_funcs if not is_custom_kernel(op)]
     constants = [op for op in module.ops if isinstance(op, memref.GlobalOp)]
     for op in module.ops:
         if not isinstance(op, func.FuncOp | memref.GlobalOp):
             raise PythonEmitError(f"python target: cannot emit top-level op '{op.name}'")
-    symbols = function_symbols([*funcs, *constants])
+    symbols = function_symbols([*funcs, *constants, *kernels])
     parallel = parallel_functions(funcs, symbols)
     helpers: set[str] = set()
     bodies = [text for f in funcs for text in emit_function_variants(f, symbols, parallel, helpers)]
     arrays = [global_definition(op, symbols[op.sym_name.data]) for op in constants]
-    return "\n\n".join([HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bodies])
+    bindings = custom_kernel_bindings(kernels, symbols)
+    return "\n\n".join(
+        [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, *bodies]
+    )
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@
 `!torch.vtensor` has a known rank and dtype.
 **Produces:** `func.func`s on builtin `tensor<...>` (signless element types; `?` dims stay
 dynamic and are read with `tensor.dim`) and `i64`/`f64`/`i1` scalars, holding only linalg
-(`generic`, `fill`), tensor (`empty`, `dim`), arith and math ops. No torch op or type remains.
+(`generic`, `fill`), tensor (`empty`, `dim`), arith and math ops, and `func.call`s of custom-op
+kernels (`lowering/kernel_calls.py`). No torch op or type remains.
 
 Scalar and tensor conversions live in this one pass on purpose: xDSL has no dialect-conversion
 framework with materializations, so the pass converts function signatures first and then
@@ -36,6 +37,7 @@ from lowering.torch_to_linalg import (
     constructors,
     control_flow,
     conv,
+    custom,
     data_movement,
     elementwise,
     indexing,
@@ -65,6 +67,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *conv.PATTERNS,
     *pooling.PATTERNS,
     *literals.PATTERNS,
+    *custom.PATTERNS,
 )
 
 
