@@ -19,10 +19,12 @@ from warp_perspective_op import (
 )
 
 import frontend
+from dialects.torch.custom import CustomOp
 from dialects.torch.meta import ShapeError
+from dialects.torch.registry import BY_NAME, BY_PY_NAME
 from frontend import ops
 from frontend import torch as ft
-from lowering.custom_kernels import kernel_digest, source_digest
+from lowering.custom_kernels import KernelError, kernel, kernel_digest, source_digest
 from lowering.pipeline import PipelineError
 
 RNG = np.random.default_rng(7)
@@ -157,6 +159,21 @@ def test_the_kernel_checks_sizes_known_only_at_run_time(warp) -> None:
     traced = frontend.trace(pipeline, (image(5, 6), SKEW))  # M is traced as [?, ?]
     with pytest.raises(ValueError, match="M must be a 3x3 matrix"):
         traced(image(5, 6), np.eye(2, dtype=np.float32))
+
+
+def test_the_op_class_mirrors_its_schema(warp) -> None:
+    op = BY_NAME["torch.my_ops.warp_perspective"]
+    assert issubclass(op, CustomOp)
+    assert f"my_ops::{SCHEMA}" == op.SCHEMA
+    assert [name for name, _ in op.get_irdl_definition().operands] == ["src", "M"]
+    assert BY_PY_NAME["ops.my_ops.warp_perspective"] == (op,)
+
+
+def test_generated_code_refuses_a_kernel_that_changed(warp) -> None:
+    with pytest.raises(KernelError, match="changed after this code was generated"):
+        kernel("my_ops.warp_perspective", "0" * 64)
+    with pytest.raises(KernelError, match=r"no kernel nope\.op is registered"):
+        kernel("nope.op", "0" * 64)
 
 
 def test_the_kernel_digest_follows_its_source() -> None:
