@@ -59,6 +59,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ScfHoistInvariantLoadsPass
 
+    def linalg_to_library_calls() -> type[ModulePass]:
+        from lowering.linalg_to_library_calls import ConvertLinalgToLibraryCallsPass
+
+        return ConvertLinalgToLibraryCallsPass
+
     def expand_math() -> type[ModulePass]:
         from lowering.expand_math import ExpandMathPass
 
@@ -76,6 +81,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "linalg-fuse-elementwise": linalg_fuse_elementwise,
         "linalg-bufferize": linalg_bufferize,
         "convert-linalg-to-parallel-loops": linalg_to_parallel_loops,
+        "convert-linalg-to-library-calls": linalg_to_library_calls,
         "expand-math": expand_math,
         "scf-parallel-loop-fusion": scf_parallel_loop_fusion,
         "scf-hoist-invariant-loads": scf_hoist_invariant_loads,

@@ -11,8 +11,10 @@ from xdsl.dialects import builtin, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.utils.target import Target
 
+from lowering.linalg_to_library_calls import is_library_declaration, library_kernel
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, fresh_name, sanitize
+from lowering.python_target.library_kernels import LIBRARY_HELPERS, LIBRARY_KERNELS
 from lowering.python_target.tables import HEADER, HELPERS, PythonEmitError, dtype_of
 
 # ---- module emission and the target ----
@@ -40,9 +42,12 @@ def function_symbols(funcs: Sequence[func.FuncOp | memref.GlobalOp]) -> dict[str
     return symbols
 
 
-def parallel_functions(funcs: Sequence[func.FuncOp], symbols: dict[str, str]) -> set[str]:
-    """The functions that hold a `prange` loop or call such a function (by IR symbol)."""
-    parallel = set()
+def parallel_functions(
+    funcs: Sequence[func.FuncOp], symbols: dict[str, str], libraries: set[str]
+) -> set[str]:
+    """The functions that hold a `prange` loop or call a library kernel or such a function
+    (by IR symbol); the library kernels themselves are in the set too."""
+    parallel = set(libraries)
     for op in funcs:
         emitter = FunctionEmitter(symbols)
         emitter.emit_function(op)
@@ -64,7 +69,7 @@ def variant_symbols(symbols: dict[str, str], parallel: set[str], suffix: str) ->
     `parallel`, the plain name for the others (they have only one version)."""
     taken = set(symbols.values())
     variant = dict(symbols)
-    for symbol in parallel:
+    for symbol in sorted(parallel):  # sorted: the same names in every process
         variant[symbol] = fresh_name(f"{symbols[symbol]}_{suffix}", lambda n: n in taken)
         taken.add(variant[symbol])
     return variant
@@ -105,6 +110,23 @@ def emit_function_variants(
     return [*sources, dispatcher(symbols[symbol], fast, op, names)]
 
 
+def library_sources(
+    libraries: Sequence[func.FuncOp], symbols: dict[str, str], parallel: set[str]
+) -> list[str]:
+    """The kernels that library calls name, each in its parallel and serial variant."""
+    if not libraries:
+        return []
+    sources = [LIBRARY_HELPERS]
+    parallel_names = variant_symbols(symbols, parallel, "parallel")
+    serial_names = variant_symbols(symbols, parallel, "serial")
+    for op in libraries:
+        symbol = op.sym_name.data
+        kernel = LIBRARY_KERNELS[library_kernel(op)]
+        sources.append(kernel.source(parallel_names[symbol], parallel=True))
+        sources.append(kernel.source(serial_names[symbol], parallel=False))
+    return sources
+
+
 def emit_python(module: ModuleOp) -> str:
     """The Python source of every `func.func` in `module`, ready for `lowering.jit`.
 
@@ -114,19 +136,21 @@ def emit_python(module: ModuleOp) -> str:
     """
     all_funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
     kernels = [op for op in all_funcs if is_custom_kernel(op)]
-    funcs = [op for op in all_funcs if not is_custom_kernel(op)]
+    libraries = [op for op in all_funcs if is_library_declaration(op)]
+    funcs = [op for op in all_funcs if not is_custom_kernel(op) and op not in libraries]
     constants = [op for op in module.ops if isinstance(op, memref.GlobalOp)]
     for op in module.ops:
         if not isinstance(op, func.FuncOp | memref.GlobalOp):
             raise PythonEmitError(f"python target: cannot emit top-level op '{op.name}'")
-    symbols = function_symbols([*funcs, *constants, *kernels])
-    parallel = parallel_functions(funcs, symbols)
+    symbols = function_symbols([*funcs, *constants, *kernels, *libraries])
+    parallel = parallel_functions(funcs, symbols, {op.sym_name.data for op in libraries})
     helpers: set[str] = set()
     bodies = [text for f in funcs for text in emit_function_variants(f, symbols, parallel, helpers)]
     arrays = [global_definition(op, symbols[op.sym_name.data]) for op in constants]
     bindings = custom_kernel_bindings(kernels, symbols)
+    library = library_sources(libraries, symbols, parallel)
     return "\n\n".join(
-        [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, *bodies]
+        [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, *library, *bodies]
     )
 
 
