@@ -1,4 +1,4 @@
-"""Scripting of operators: `+ - * / // % @`, unary `-`/`not`, comparisons and `is None`.
+"""Scripting of operators: `+ - * / // % ** @ & | ^`, unary `-`/`~`/`not`, comparisons, `is None`.
 
 Numbers known while scripting fold in Python; a tensor on either side picks the torch op
 (`2 - x` is `aten.rsub`); scalars known only at run time use the scalar ops (`aten.add.int`).
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import SSAValue
 
+from dialects.torch.registry import BY_PY_NAME
 from frontend.builder import Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
@@ -25,6 +26,10 @@ _BINOPS: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
     ast.MatMult: ("matmul", operator.matmul),
     ast.FloorDiv: ("floordiv", operator.floordiv),
     ast.Mod: ("mod", operator.mod),
+    ast.Pow: ("pow", operator.pow),
+    ast.BitAnd: ("and_", operator.and_),
+    ast.BitOr: ("or_", operator.or_),
+    ast.BitXor: ("xor", operator.xor),
 }
 _COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
     # op -> (name, name with operands swapped, python function)
@@ -56,6 +61,8 @@ class OperatorsMixin:
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
             return operand
+        if isinstance(node.op, ast.Invert) and kind_of(operand) == "Tensor":
+            return self.emit(node, ops_for_operator("invert"), [operand], {})[0]
         if not isinstance(node.op, ast.USub):
             raise self.error(node, f"operator `{ast.unparse(node)}` is not supported")
         if isinstance(operand, int | float) and not isinstance(operand, bool):
@@ -87,8 +94,10 @@ class OperatorsMixin:
 
     def reflected_binop(self, node: ast.AST, name: str, scalar: Value, tensor: Value) -> Value:
         """`2 * x`, `2 - x`, `2 / x` with the tensor on the right."""
-        if name in ("add", "mul"):
+        if name in ("add", "mul", "and_", "or_", "xor"):
             return self.emit(node, ops_for_operator(name), [tensor, scalar], {})[0]
+        if name == "pow":  # `2 ** x`: aten.pow.Scalar
+            return self.emit(node, BY_PY_NAME.get("torch.pow", ()), [scalar, tensor], {})[0]
         if name == "sub":
             return self.emit(node, ops_for_method("__rsub__"), [tensor, scalar], {})[0]
         if name == "truediv":

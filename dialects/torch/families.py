@@ -190,13 +190,13 @@ class ReduceDimsOp(TorchOp):
         dim = named.get("dim")
         if dim is None or dim == []:
             return tuple(range(rank))
-        dims = [dim] if isinstance(dim, int) else list(dim)
-        if isinstance(dim, Dynamic) or any(not isinstance(d, int) for d in dims):
+        dims = [dim] if isinstance(dim, int | Dynamic) else list(dim)
+        if any(not isinstance(d, int) for d in dims):
             raise TypeError(f"{cls.name}: `dim` must be a constant int or list of ints")
         normalized = tuple(sorted(normalize_dim(d, rank) for d in dims))
         if len(set(normalized)) != len(normalized):
             raise ShapeError(f"dim {dims} appears multiple times in the list of dims")
-        return normalized
+        return normalized if rank else ()  # a 0-d tensor: dim 0 / -1 is the tensor itself
 
     @classmethod
     def result_element(cls, named: dict[str, Any], input_dtype: DType | None) -> DType | None:
@@ -211,7 +211,8 @@ class ReduceDimsOp(TorchOp):
             raise TypeError(f"{cls.name}: input dtype must be floating point, got {dtype.name}")
         returns = cls.parsed_schema().returns
         if x.shape is None:
-            return [ValueTensorType(None, dtype if i == 0 else INT64) for i in range(len(returns))]
+            unknown = range(len(returns))
+            return [ValueTensorType(None, cls.result_dtype_at(i, dtype)) for i in unknown]
         reduced = cls.reduced_dims(named, len(x.shape))
         if cls.NONEMPTY and any(x.shape[d] == 0 for d in reduced):
             raise ShapeError(f"{cls.name}: expected a non-empty reduction dim, got shape "

@@ -29,7 +29,14 @@ def axes(dim: Any, ndim: int) -> tuple[int, ...]:
     """numpy axes for a torch `dim` (int, list, or None/[] for all dims)."""
     if dim is None or dim == []:
         return tuple(range(ndim))
-    return tuple(d % max(ndim, 1) for d in ([dim] if isinstance(dim, int) else dim))
+    if ndim == 0:  # dim 0 / -1 of a 0-d tensor is the tensor itself
+        return ()
+    return tuple(d % ndim for d in ([dim] if isinstance(dim, int) else dim))
+
+
+def one_axis(dim: int | None, ndim: int) -> int | None:
+    """The numpy axis for a single torch `dim`: None (the whole array) for 0-d tensors."""
+    return None if ndim == 0 else dim
 
 
 def _widened(x: Any, dtype: int | None) -> Any:
@@ -119,7 +126,7 @@ class AtenProdDimIntOp(ProdMixin, ReductionOp):
 
     @staticmethod
     def eager(x: Any, dim: int, keepdim: bool = False, dtype: Any = None) -> Any:
-        return np.prod(x, axis=dim, keepdims=keepdim, dtype=_widened(x, dtype))
+        return np.prod(x, axis=one_axis(dim, x.ndim), keepdims=keepdim, dtype=_widened(x, dtype))
 
 
 @torch_op
@@ -208,8 +215,8 @@ def _max_or_min(
 
         @staticmethod
         def eager(x: Any, dim: int, keepdim: bool = False) -> Any:
-            index = arg_fn(x, axis=dim, keepdims=keepdim)
-            return numpy_fn(x, axis=dim, keepdims=keepdim), index.astype(np.int64)
+            index = arg_fn(x, axis=one_axis(dim, x.ndim), keepdims=keepdim)
+            return numpy_fn(x, axis=one_axis(dim, x.ndim), keepdims=keepdim), index.astype(np.int64)
 
     @torch_op
     class Among(mixin, ReductionOp):
@@ -255,7 +262,7 @@ def _arg(mixin: Any, stem: str, numpy_fn: Any) -> Any:
 
         @staticmethod
         def eager(x: Any, dim: Any = None, keepdim: bool = False) -> Any:
-            return numpy_fn(x, axis=dim, keepdims=keepdim).astype(np.int64)
+            return numpy_fn(x, axis=one_axis(dim, x.ndim), keepdims=keepdim).astype(np.int64)
 
     return ArgOp
 
@@ -299,7 +306,7 @@ def _all_or_any(mixin: Any, stem: str, numpy_fn: Any) -> tuple[Any, Any, Any]:
 
         @staticmethod
         def eager(x: Any, dim: int, keepdim: bool = False) -> Any:
-            return numpy_fn(x, axis=dim, keepdims=keepdim)
+            return numpy_fn(x, axis=one_axis(dim, x.ndim), keepdims=keepdim)
 
     @torch_op
     class Dims(mixin, ReductionOp):

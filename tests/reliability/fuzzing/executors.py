@@ -1,0 +1,204 @@
+"""Runs a program three ways (reference, compiled, torch-IR interpreter) and judges the results.
+
+Outcome kinds:
+- `ok`: the compiled results match the reference (and the interpreter's do too);
+- `invalid`: the reference itself fails (the program is not a test: shrinking made it so);
+- `rejected`: tsjit refuses the program with a clear error (ScriptError, TypeError,
+  ValueError, NotImplementedError) that no internal error caused;
+- `crash`: any other exception from tsjit (AttributeError, KeyError, a numba typing error,
+  a pass that fails on an internal error...);
+- `mismatch`: compiled results differ from the reference beyond the dtype's tolerance, or
+  the compiled call changed its arguments;
+- `interpreter-mismatch`: the compiled code agrees but the interpreter (the ops' eager
+  references run over the torch IR) does not;
+- `unstable`: a mismatch that also appears between the reference and the reference on
+  inputs perturbed by a few ulp (the program is ill-conditioned, not miscompiled).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fuzzing.library import Eager, load_function
+from fuzzing.program import Program
+
+TOLERANCES = {"float32": (2e-4, 2e-5), "float64": (1e-9, 1e-12), "float16": (2e-2, 1e-3)}
+CLEAR_ERRORS = ("ScriptError", "TypeError", "ValueError", "NotImplementedError", "ShapeError")
+INTERNAL_ERRORS = (
+    AttributeError, KeyError, IndexError, AssertionError, NameError, RecursionError,
+    ZeroDivisionError, UnboundLocalError,
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: str
+    detail: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.kind in ("crash", "mismatch", "interpreter-mismatch")
+
+    def same_failure(self, other: Outcome) -> bool:
+        """Whether `other` is the same bug (for shrinking): same kind and error type."""
+        if self.kind != other.kind:
+            return False
+        if self.kind == "crash":
+            return self.detail.split(":")[0] == other.detail.split(":")[0]
+        return True
+
+
+def run_reference(program: Program, lib: Eager) -> Any:
+    fn = load_function(program, lib)
+    args = [lib.tensor(a) if isinstance(a, np.ndarray) else a for a in program.arguments()]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return lib.to_numpy(fn(*args))
+
+
+def run_tsjit(program: Program, lib: Eager, backend: str = "compiled") -> tuple[Any, list[Any]]:
+    """(results, the arguments after the call) of the scripted program."""
+    import frontend
+
+    fn = frontend.script(load_function(program, lib), backend=backend)
+    args = program.arguments()
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return fn(*args), args
+
+
+def check_program(program: Program, lib: Eager, interpreter: bool = True) -> Outcome:
+    """Run `program` by the reference and by tsjit; see the module docstring for the kinds."""
+    try:
+        expected = run_reference(program, lib)
+    except Exception as err:
+        return Outcome("invalid", describe_error(err))
+    try:
+        actual, args_after = run_tsjit(program, lib)
+    except Exception as err:
+        return Outcome(classify_error(err), describe_error(err))
+    problem = difference(expected, actual) or changed_arguments(program, args_after)
+    if problem is not None:
+        if is_unstable(program, lib, expected):
+            return Outcome("unstable", problem)
+        return Outcome("mismatch", problem + interpreter_note(program, lib, expected))
+    if interpreter:
+        try:
+            interpreted, _ = run_tsjit(program, lib, backend="interpreter")
+        except Exception as err:
+            return Outcome("interpreter-mismatch", "interpreter failed: " + describe_error(err))
+        problem = difference(expected, interpreted)
+        if problem is not None:
+            return Outcome("interpreter-mismatch", problem)
+    return Outcome("ok")
+
+
+def interpreter_note(program: Program, lib: Eager, expected: Any) -> str:
+    try:
+        interpreted, _ = run_tsjit(program, lib, backend="interpreter")
+    except Exception as err:
+        return f"\ninterpreter: fails too ({describe_error(err)})"
+    problem = difference(expected, interpreted)
+    return (
+        "\ninterpreter: agrees with the reference"
+        if problem is None
+        else f"\ninterpreter: {problem}"
+    )
+
+
+def is_unstable(program: Program, lib: Eager, expected: Any) -> bool:
+    """Whether a few-ulp change of the float inputs changes the reference as much."""
+    from fuzzing.program import TensorInput
+
+    class Nudged(TensorInput):
+        def value(self) -> np.ndarray:
+            base = super().value()
+            if base.dtype.kind != "f":
+                return base
+            rng = np.random.default_rng(self.seed + 1)
+            return (
+                base * (1 + 4 * np.finfo(base.dtype).eps * rng.uniform(-1, 1, base.shape))
+            ).astype(base.dtype)
+
+    nudged = program.copy()
+    nudged.tensors = [Nudged(t.name, t.shape, t.dtype, t.seed, t.special) for t in program.tensors]
+    try:
+        again = run_reference(nudged, lib)
+    except Exception:
+        return True
+    return difference(expected, again) is not None
+
+
+def classify_error(err: BaseException) -> str:
+    chain: list[BaseException] = []
+    current: BaseException | None = err
+    while current is not None and len(chain) < 20:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    if any(isinstance(e, INTERNAL_ERRORS) for e in chain):
+        return "crash"
+    if any(type(e).__module__.startswith("numba") for e in chain):
+        return "crash"
+    return "rejected" if type(err).__name__ in CLEAR_ERRORS else "crash"
+
+
+def describe_error(err: BaseException) -> str:
+    root = err
+    while root.__cause__ is not None:
+        root = root.__cause__
+    text = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+    if root is not err:
+        text += f" (from {type(root).__name__}: {str(root).splitlines()[0] if str(root) else ''})"
+    return text
+
+
+def changed_arguments(program: Program, after: list[Any]) -> str | None:
+    for index, (before, now) in enumerate(zip(program.arguments(), after)):
+        if isinstance(before, np.ndarray) and not np.array_equal(before, now, equal_nan=True):
+            return f"the call changed argument #{index} ({program.parameters()[index]})"
+    return None
+
+
+def difference(expected: Any, actual: Any) -> str | None:
+    """None if `actual` matches `expected` (tuples elementwise), else what differs."""
+    exp = expected if isinstance(expected, tuple) else (expected,)
+    act = tuple(actual) if isinstance(actual, tuple | list) else (actual,)
+    if len(exp) != len(act):
+        return f"{len(act)} results, expected {len(exp)}"
+    for index, (e, a) in enumerate(zip(exp, act)):
+        problem = value_difference(e, a)
+        if problem is not None:
+            return f"result #{index}: {problem}"
+    return None
+
+
+def value_difference(expected: Any, actual: Any) -> str | None:
+    if not isinstance(expected, np.ndarray):
+        if isinstance(actual, np.ndarray | np.generic):
+            actual = actual.item() if np.ndim(actual) == 0 else actual
+        if type(expected) is not type(actual) or not np.isclose(expected, actual, equal_nan=True):
+            return f"{actual!r}, expected {expected!r}"
+        return None
+    actual = np.asarray(actual)
+    if actual.shape != expected.shape or actual.dtype != expected.dtype:
+        return (
+            f"{actual.dtype}{list(actual.shape)}, expected {expected.dtype}{list(expected.shape)}"
+        )
+    if expected.dtype.kind not in "fc":
+        wrong = actual != expected
+    else:
+        rtol, atol = TOLERANCES.get(expected.dtype.name, (0.0, 0.0))
+        finite = expected[np.isfinite(expected)]
+        scale = 1.0 + (np.abs(finite).max() if finite.size else 0.0)
+        wrong = ~np.isclose(actual, expected, rtol=rtol, atol=atol * scale, equal_nan=True)
+    if not wrong.any():
+        return None
+    where = tuple(int(i) for i in np.argwhere(wrong)[0])
+    return (
+        f"{int(wrong.sum())} of {wrong.size} values differ, first at {list(where)}: "
+        f"{actual[where]!r}, expected {expected[where]!r}"
+    )
