@@ -21,6 +21,7 @@ from frontend.runtime import (
     to_array,
     to_caller_kind,
 )
+from frontend.trace_calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
 
@@ -106,6 +107,10 @@ class ScriptFunction:
     # ---- calls ----
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing_active() and not kwargs:  # called inside a trace: record a func.call
+            recorded = record_compiled_call(self, args)
+            if recorded is not NOT_RECORDED:
+                return recorded
         if not kwargs and self._is_plain_compiled():
             result = self._fast_calls.call(args)
             if result is not MISS:

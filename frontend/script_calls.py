@@ -50,7 +50,7 @@ class Compilation:
     functions: list[ScriptedFunction] = field(default_factory=list[ScriptedFunction])
     by_key: dict[tuple[Any, ...], ScriptedFunction] = field(default_factory=dict)
     in_progress: list[tuple[tuple[Any, ...], str]] = field(default_factory=list)
-    imported: dict[int, ScriptedFunction] = field(default_factory=dict)  # traced graphs by id
+    imported: dict[tuple[Any, ...], ScriptedFunction] = field(default_factory=dict)  # graphs
 
     def unique_name(self, base: str) -> str:
         taken = {f.op.sym_name.data for f in self.functions} | {n for _, n in self.in_progress}
@@ -177,32 +177,29 @@ class CallsMixin:
         """
         if kwargs:
             raise self.error(node, "a traced function takes positional arguments only")
-        scripted = self.compilation.imported.get(id(function))
-        if scripted is None:
-            scripted = self.import_graph(function)
-        expected = len(scripted.op.body.block.args)
+        expected = len(function.arguments)
         if len(args) != expected:
             raise self.error(
                 node, f"`{function.name}` takes {expected} arguments, {len(args)} given"
             )
-        callee = Callee(lambda: None, function.name)
-        return self.emit_call(node, callee, scripted, args)
+        operands = [self.builder.materialize(a) for a in args]
+        types = [o.type for o in operands]
+        key = (id(function), tuple(str(t) for t in types))
+        scripted = self.compilation.imported.get(key)
+        if scripted is None:
+            scripted = self.import_graph(function, types)
+            self.compilation.imported[key] = scripted
+        return self.emit_call(node, Callee(lambda: None, function.name), scripted, operands)
 
-    def import_graph(self, function: Any) -> ScriptedFunction:
-        ops = [op.clone() for op in function.module.ops if isinstance(op, func.FuncOp)]
-        renamed = {op.sym_name.data: self.compilation.unique_name(op.sym_name.data) for op in ops}
-        for op in ops:
-            op.sym_name = StringAttr(renamed[op.sym_name.data])
-            for call in op.walk():
-                if isinstance(call, func.CallOp):
-                    call.callee = SymbolRefAttr(renamed[call.callee.string_value()])
-        for op in ops:
-            forget_shapes(op)
-        imported = [ScriptedFunction(op, []) for op in ops]
-        self.compilation.functions.extend(imported[1:] + imported[:1])
-        entry = next(f for f in imported if f.op.sym_name.data == renamed[function.name])
-        self.compilation.imported[id(function)] = entry
-        return entry
+    def import_graph(self, function: Any, types: list[Attribute]) -> ScriptedFunction:
+        taken = {f.op.sym_name.data for f in self.compilation.functions}
+        taken |= {f.op.sym_name.data for f in self.compilation.imported.values()}
+        copies, entry = renamed_copies(function.module, function.name, taken)
+        for op in copies:
+            forget_shapes(op, types if op is entry else None)
+        imported = [ScriptedFunction(op, []) for op in copies]
+        self.compilation.functions.extend(imported)
+        return next(f for f in imported if f.op is entry)
 
     def passed_values(self, node: ast.Call, name: str, value: Value) -> list[SSAValue] | None:
         """The call operands for one argument; None binds it as a constant of the callee.
@@ -259,14 +256,37 @@ class CallsMixin:
         return regroup_tuples(list(call.results), scripted.results)
 
 
-def forget_shapes(function: func.FuncOp) -> None:
-    """Make a captured graph generic: tensor arguments and computed tensors get unknown types
-    (traces record the example's exact shapes); `torch-refine-types` recomputes them per call.
-    Constants (ops without operands, e.g. traced weights) keep their types."""
+def renamed_copies(
+    module: ModuleOp, entry_name: str, taken: set[str]
+) -> tuple[list[func.FuncOp], func.FuncOp]:
+    """Copies of `module`'s functions under names not in `taken` (calls renamed too), and
+    the copy of `entry_name`."""
+    copies = [op.clone() for op in module.ops if isinstance(op, func.FuncOp)]
+    renamed: dict[str, str] = {}
+    for op in copies:
+        name, n = op.sym_name.data, 1
+        while name in taken or name in renamed.values():
+            name, n = f"{op.sym_name.data}_{n}", n + 1
+        renamed[op.sym_name.data] = name
+    for op in copies:
+        op.sym_name = StringAttr(renamed[op.sym_name.data])
+        for call in op.walk():
+            if isinstance(call, func.CallOp):
+                call.callee = SymbolRefAttr(renamed[call.callee.string_value()])
+    entry = next(op for op in copies if op.sym_name.data == renamed[entry_name])
+    return copies, entry
+
+
+def forget_shapes(function: func.FuncOp, arg_types: list[Attribute] | None = None) -> None:
+    """Make a captured graph generic: tensor arguments take `arg_types` (the caller's operand
+    types; unknown if None) and computed tensors unknown types (traces record the example's
+    exact shapes); `torch-refine-types` recomputes them per call. Constants (ops without
+    operands, e.g. traced weights) keep their types."""
     block = function.body.block
-    for arg in block.args:
-        if isinstance(arg.type, ValueTensorType):
-            Rewriter.replace_value_with_new_type(arg, UNKNOWN_TENSOR)
+    for index, arg in enumerate(block.args):
+        new = arg_types[index] if arg_types is not None else UNKNOWN_TENSOR
+        if isinstance(arg.type, ValueTensorType) and new != arg.type:
+            Rewriter.replace_value_with_new_type(arg, new)
     for op in function.walk():
         if not op.operands or op is function:
             continue

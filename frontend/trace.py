@@ -166,7 +166,7 @@ def trace_function(
     arg_types = [a.type for a in recorder.block.args]
     ftype = FunctionType.from_lists(arg_types, [r.type for r in results])
     function = func.FuncOp(symbol, ftype, Region(recorder.block))
-    module = ModuleOp([function])
+    module = ModuleOp([function, *getattr(recorder, "callees", [])])  # + scripted callees
     module.verify()
     example = tuple(spec_of(symbol, arg, value.numpy())
                     for arg, value in zip(_arguments(function), recorder.inputs))  # fmt: skip
