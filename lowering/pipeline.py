@@ -65,6 +65,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.linalg_to_library_calls import ConvertLinalgToLibraryCallsPass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
+    from lowering.scf_outline_kernels import ScfOutlineKernelsPass
     from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
     from lowering.torch_inline import TorchInlinePass
     from lowering.torch_passes import torch_optimization_passes
@@ -93,6 +94,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             CommonSubexpressionElimination(),
             ScfParallelLoopFusionPass(),
             ScfHoistInvariantLoadsPass(),
+            ScfOutlineKernelsPass(),
         ],
     }
     return table.get(stage, [])
