@@ -164,7 +164,7 @@ def add_custom_op(name: str, data: bytes) -> bytes:
     if name != "manifest.json":
         return data
     manifest = json.loads(data)
-    manifest["custom_ops"] = ["torch.my_ops.warp_perspective"]
+    manifest["custom_ops"] = ["torch.absent_ops.op"]  # no test defines this library
     return json.dumps(manifest).encode()
 
 
@@ -174,7 +174,7 @@ def add_custom_op(name: str, data: bytes) -> bytes:
         (bump_version, "version 99 is not supported"),
         (tamper_ir, "was modified"),
         (drop_weights, "missing from the file"),
-        (add_custom_op, "custom op torch.my_ops.warp_perspective"),
+        (add_custom_op, "custom op torch.absent_ops.op"),
     ],
 )
 def test_damaged_archives_say_what_is_wrong(tmp_path: Path, saved: bytes, edit, message) -> None:
