@@ -27,7 +27,7 @@ from dialects.torch.schema import parse_schema
 from frontend import ops
 from lowering.custom_kernels import register_kernel
 
-RESERVED_NAMESPACES = frozenset({"aten", "prim", "constant", "vtensor", "ops", "torch"})
+RESERVED_NAMESPACES = frozenset({"aten", "prim", "constant", "vtensor", "ops", "torch", "tsjit"})
 
 
 class Library:

@@ -263,7 +263,7 @@ def test_a_kernel_must_take_the_arguments_and_the_outputs() -> None:
         define("arity(Tensor x) -> Tensor", eager=None)
 
 
-@pytest.mark.parametrize("name", ["aten", "prim", "not a name"])
+@pytest.mark.parametrize("name", ["aten", "prim", "tsjit", "not a name"])
 def test_a_library_cannot_take_a_reserved_or_bad_name(name: str) -> None:
     with pytest.raises(ValueError, match="cannot name a library"):
         frontend.library(name)
