@@ -360,7 +360,7 @@ class ControlFlowMixin:
             with self.branch(block):
                 value = self.builder.materialize(self.expr(expr))
                 block.add_op(PrimIfYieldOp([value]))
-                leaves.append(Leaf([value], expr, ["the conditional expression"]))
+                leaves.append(Leaf([value], expr, ["conditional expression"]))
         return self.build_if(cond, self.merged_types(*leaves), blocks).results[0]
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:  # noqa: N802

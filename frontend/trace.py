@@ -36,7 +36,7 @@ from frontend.function import ScriptFunction, Signature
 from frontend.runtime import Argument, spec_of
 from frontend.torch.dispatch import intercepting
 from frontend.torch.tensor import Tensor
-from frontend.trace_errors import TraceError
+from frontend.trace_errors import TraceError, user_line_of
 from frontend.trace_recorder import Recorder
 
 Inputs = tuple[Any, ...]
@@ -182,7 +182,10 @@ def run_recorded(fn: Callable[..., Any], inputs: Inputs, recorder: Recorder) -> 
         torch = sys.modules.get("torch")
         if torch is not None:
             stack.enter_context(torch.no_grad())
-        return fn(*traced)
+        try:
+            return fn(*traced)
+        except NotImplementedError as err:  # an eager op refused: say where, as for no op
+            raise TraceError(f"{user_line_of(err)}: cannot trace this: {err}") from err
 
 
 def _traced_input(value: Any, recorder: Recorder, name: str) -> Any:

@@ -69,6 +69,21 @@ def user_line() -> SourceLine | None:
     return None
 
 
+def user_line_of(error: BaseException) -> SourceLine | None:
+    """The innermost frame of the user's program in `error`'s traceback."""
+    libraries = _library_dirs()
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        path = os.path.abspath(code.co_filename)
+        if not path.startswith(libraries) and not code.co_filename.startswith("<frozen"):
+            module = tb.tb_frame.f_globals.get("__name__", "")
+            found = SourceLine(path, tb.tb_lineno, code.co_name, module)
+        tb = tb.tb_next
+    return found
+
+
 def report(message: str, strict: bool) -> None:
     """Warn (`TracerWarning`, attributed to the user's line) or, if `strict`, raise TraceError."""
     where = user_line()

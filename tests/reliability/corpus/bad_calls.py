@@ -1,0 +1,172 @@
+# ruff: noqa: RUF059
+"""Programs that script but are ill-typed for the arguments they are called with.
+
+Shape and dtype rules run when a call fixes the argument types, so these fail at the call
+with a `TypeError` (a rule rejects the types: "f() cannot run with (x: f32[?]): <op>: ...")
+or a `ValueError` (the concrete sizes do not fit: "f(): arguments of shapes ... do not fit"),
+never with an internal traceback. The error names the function and, through the rule's
+message, the op. Each docstring is `error: <regex>`; arguments are `ARGS[name]` (default: one
+float32 array of shape [2, 3]).
+"""
+
+import numpy as np
+import torch
+
+F32 = np.ones((2, 3), np.float32)
+ARGS = {
+    "mm_of_vectors": (np.ones(3, np.float32), np.ones(3, np.float32)),
+    "broadcast_mismatch": (np.ones(3, np.float32), np.ones(4, np.float32)),
+    "matmul_inner_mismatch": (np.ones((2, 3), np.float32), np.ones((4, 2), np.float32)),
+    "bitwise_of_floats": (F32, F32),
+    "mean_of_ints": (np.ones((2, 3), np.int64),),
+    "where_float_condition": (F32, F32),
+    "index_select_float_index": (F32, np.zeros(2, np.float32)),
+    "subtract_bools": (np.ones(3, bool), np.ones(3, bool)),
+    "stack_different_shapes": (F32, np.ones((3, 2), np.float32)),
+    "conv2d_channel_mismatch": (
+        np.ones((1, 3, 5, 5), np.float32),
+        np.ones((2, 2, 3, 3), np.float32),
+    ),
+    "cat_different_ranks": (F32, np.ones(3, np.float32)),
+    "bmm_batch_mismatch": (np.ones((2, 2, 3), np.float32), np.ones((3, 3, 2), np.float32)),
+    "linear_weight_mismatch": (F32, np.ones((4, 5), np.float32)),
+    "masked_fill_float_mask": (F32, F32),
+    "gather_rank_mismatch": (F32, np.zeros(2, np.int64)),
+    "embedding_float_indices": (F32, F32),
+}
+
+
+def mm_of_vectors(x, y):
+    """error: mm: expected 2-D tensors"""
+    return torch.mm(x, y)
+
+
+def broadcast_mismatch(x, y):
+    """error: do not fit.*cannot be broadcast"""
+    return x + y
+
+
+def matmul_inner_mismatch(x, y):
+    """error: do not fit|cannot be multiplied|matmul"""
+    return x @ y
+
+
+def view_wrong_numel(x):
+    """error: do not fit|view|invalid for input of size"""
+    return x.view(5)
+
+
+def sum_dim_out_of_range(x):
+    """error: Dimension out of range"""
+    return x.sum(3)
+
+
+def bitwise_of_floats(x, y):
+    """error: bitwise_and"""
+    return x & y
+
+
+def mean_of_ints(x):
+    """error: mean.*floating point"""
+    return x.mean()
+
+
+def permute_wrong_length(x):
+    """error: permute"""
+    return x.permute(0, 1, 2)
+
+
+def squeeze_dim_out_of_range(x):
+    """error: Dimension out of range"""
+    return x.squeeze(4)
+
+
+def transpose_dim_out_of_range(x):
+    """error: Dimension out of range"""
+    return x.transpose(0, 5)
+
+
+def expand_incompatible(x):
+    """error: expand"""
+    return x.expand(4, 4)
+
+
+def where_float_condition(c, x):
+    """error: where"""
+    return torch.where(c, x, x)
+
+
+def index_select_float_index(x, i):
+    """error: index_select"""
+    return torch.index_select(x, 0, i)
+
+
+def subtract_bools(a, b):
+    """error: sub.*bool|Subtraction"""
+    return a - b
+
+
+def stack_different_shapes(x, y):
+    """error: stack|do not fit"""
+    return torch.stack([x, y])
+
+
+def conv2d_channel_mismatch(x, w):
+    """error: conv2d|channels"""
+    return torch.conv2d(x, w)
+
+
+def select_out_of_range(x):
+    """error: select|index|out of range"""
+    return x[5]
+
+
+def cat_different_ranks(x, y):
+    """error: cat|do not fit|dim"""
+    return torch.cat([x, y])
+
+
+def bmm_batch_mismatch(x, y):
+    """error: bmm|do not fit"""
+    return torch.bmm(x, y)
+
+
+def linear_weight_mismatch(x, w):
+    """error: linear|do not fit|multiplied"""
+    return torch.nn.functional.linear(x, w)
+
+
+def masked_fill_float_mask(x, m):
+    """error: masked_fill.*bool|mask"""
+    return x.masked_fill(m, 0.0)
+
+
+def gather_rank_mismatch(x, i):
+    """error: gather"""
+    return torch.gather(x, 0, i)
+
+
+def embedding_float_indices(w, i):
+    """error: embedding"""
+    return torch.embedding(w, i)
+
+
+def reshape_two_minus_ones(x):
+    """error: reshape|-1|view"""
+    return x.reshape(-1, -1)
+
+
+def split_sizes_do_not_add_up(x):
+    """error: split|do not fit"""
+    a, b = x.split([1, 5])
+    return a
+
+
+def repeat_too_few(x):
+    """error: repeat"""
+    return x.repeat(2)
+
+
+def max_pool_too_large(x):
+    """error: max_pool2d|do not fit|size"""
+    return torch.max_pool2d(x, 3)
