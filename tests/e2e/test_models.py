@@ -59,3 +59,37 @@ def test_resnet18_batch_1_and_4(capture: str) -> None:
     program = frontend.script(model) if capture == "script" else frontend.trace(model, (x,))
     check(program, model, x)
     check(program, model, torch.rand(4, 3, 224, 224))
+
+
+class TwoLayerLstm(torch.nn.Module):
+    """A 2-layer LSTM over time from two LSTMCells (scripted; the trace unrolls the steps)."""
+
+    def __init__(self, cells):
+        super().__init__()
+        self.cell1, self.cell2 = cells
+
+    def forward(self, xs):
+        h1, c1 = self.cell1(xs[0])
+        h2, c2 = self.cell2(h1)
+        for t in range(1, xs.shape[0]):
+            h1, c1 = self.cell1(xs[t], (h1, c1))
+            h2, c2 = self.cell2(h1, (h2, c2))
+        return h2
+
+
+def test_lstm_two_layers_twenty_steps_traced_from_frontend_torch() -> None:
+    """torch.nn.LSTMCell calls `_VF.lstm_cell`, which has no counterpart: trace the
+    frontend.torch twin with the same weights (and script the torch one, in test_script_modules)."""
+    from frontend import torch as ft
+
+    torch.manual_seed(3)
+    cells = [torch.nn.LSTMCell(3, 5), torch.nn.LSTMCell(5, 5)]
+    twins = [ft.nn.LSTMCell(3, 5), ft.nn.LSTMCell(5, 5)]
+    for cell, twin in zip(cells, twins):
+        twin.load_state_dict({k: v.detach().numpy() for k, v in cell.state_dict().items()})
+    model = TwoLayerLstm(cells)
+    xs = torch.randn(20, 2, 3)
+    traced = frontend.trace(TwoLayerLstm(twins), (ft.from_numpy(xs.numpy()),))
+    with torch.no_grad():
+        expected = model(xs).numpy()
+    np.testing.assert_allclose(np.asarray(traced(xs.numpy())), expected, rtol=RTOL, atol=ATOL)
