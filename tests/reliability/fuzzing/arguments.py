@@ -106,7 +106,9 @@ class ArgumentChooser:
 
 
 def factor_shape(numel: int, rng: np.random.Generator) -> list[int]:
-    """A random shape with `numel` elements and rank 1-4."""
+    """A random shape with `numel` elements and rank 1-3."""
+    if numel == 0:
+        return [0] + [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 2)))]
     sizes: list[int] = []
     rest = numel
     for _ in range(int(rng.integers(0, 3))):

@@ -53,6 +53,11 @@ class Summary:
         total = sum(self.counts.values())
         failed = sum(self.counts[k] for k in FAILURES)
         lines = [f"ran {total} programs with seed {seed}: {failed} failures"]
+        if self.counts["dynamic-one"]:
+            lines.append(
+                f"  and {self.counts['dynamic-one']} known wrong results where a `?` dim is 1 "
+                "at run time (see fuzzing/executors.py: dynamic-one)"
+            )
         lines += [f"  {kind}: {n}" for kind, n in sorted(self.counts.items())]
         if self.rejected:
             lines.append("  most common rejections (tsjit gives a clear error, PyTorch runs it):")
@@ -74,8 +79,14 @@ def run_chunk(
     summary = Summary()
     for index in range(start, start + count):
         began = time.monotonic()
-        program = make_program(seed, index, lib, templates)
         _note(log, {"index": index, "kind": "started"})
+        try:
+            program = make_program(seed, index, lib, templates)
+        except Exception as err:  # a bug of the fuzzer itself: recorded, not a tsjit failure
+            record = {"index": index, "kind": "generator-error", "detail": repr(err)}
+            _note(log, record)
+            summary.add(record)
+            continue
         outcome = check_program(program, lib)
         record: dict[str, object] = {"index": index, "kind": outcome.kind, "detail": outcome.detail}
         if outcome.failed:

@@ -45,9 +45,10 @@ def candidates(program: Program) -> Iterator[Program]:
     if len(program.returns) > 1:
         for name in program.returns:
             yield dataclasses.replace(program.copy(), returns=[name])
-    for name in assigned_names(program.body):  # return an earlier value, to cut what follows
-        if [name] != program.returns:
-            yield dataclasses.replace(program.copy(), returns=[name])
+    names = assigned_names(program.body)
+    positions = [names.index(r) for r in program.returns if r in names]
+    for name in names[: min(positions, default=0)]:  # an earlier value: cuts what follows
+        yield dataclasses.replace(program.copy(), returns=[name])
     yield from _input_variants(program)
 
 
