@@ -166,6 +166,11 @@ class ValuesMixin:
         raise self.error(node, f"len() of {kind_of(value)} is not supported")
 
     def builtin_float(self, node: ast.AST, value: Value) -> Value:
+        if isinstance(value, str):  # float("inf"), float("nan"): constants, as in Python
+            try:
+                return float(value)
+            except ValueError as err:
+                raise self.error(node, f"ValueError: {err}") from None
         if kind_of(value) == "Tensor":
             return self.emit(node, ops_for_method("__float__"), [value], {})[0]
         if kind_of(value) not in SCALAR_KINDS:

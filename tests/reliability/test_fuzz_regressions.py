@@ -65,7 +65,21 @@ def sum_0d_over_dim(x):
     return x.sum().sum(0), x.sum().prod(-1), x.sum().argmax(0)
 
 
+def float_of_string_constants(x):  # float("inf") was "float() of str is not supported"
+    return x.clamp(float("-inf"), 1.0) + float("inf") * 0.0
+
+
+def integer_power_negative_exponent(x):  # numpy's eager pow refused negative int exponents
+    return torch.pow(2, x), torch.pow(-1, x), x ** (x * 0 - 2)
+
+
+def zero_to_a_negative_integer_power(x):
+    return x ** (x - 1)
+
+
 CASES: list[tuple[Any, tuple[Any, ...]]] = [
+    (float_of_string_constants, (F32,)),
+    (integer_power_negative_exponent, (np.array([-3, -1, 1, 2], dtype=np.int64),)),
     (dtype_keyword, (F32,)),
     (dtype_positional, (F32,)),
     (power_operator, (np.abs(F32) + 0.5,)),
@@ -94,6 +108,12 @@ def log_softmax_of_size_one_slice(x0):
 
 RUNTIME_ONE = "a `?` dim that is 1 at run time is not broadcast (no run-time check)"
 OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
+    (
+        zero_to_a_negative_integer_power,
+        (np.array([-3, -1, 0, 1, 2], dtype=np.int64),),
+        "the python target writes math.ipowi as `**`: numba gives INT64_MIN for 0 ** -1 "
+        "(MLIR and torch: 0)",
+    ),
     (slice_by_argument_then_broadcast, (np.arange(4, dtype=np.float32), 1), RUNTIME_ONE),
     (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1), RUNTIME_ONE),
     (

@@ -166,11 +166,22 @@ class _Pow:
     @staticmethod
     def eager(x: Any, y: Any) -> Any:
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            if np.asarray(x).dtype.kind in "iu" and np.asarray(y).dtype.kind in "iu":
+                return _integer_power(np.asarray(x), np.asarray(y))
             return np.power(x, y)
 
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
         return b.pow(x, y)
+
+
+def _integer_power(x: Any, y: Any) -> Any:
+    """torch's integer pow: a negative exponent gives 0, except for a base of 1 or -1 (numpy
+    refuses negative integer exponents)."""
+    negative = y < 0
+    power = np.power(x, np.where(negative, 0, y))
+    unit = np.where(x == 1, 1, np.where(x == -1, np.where(y % 2 == 0, 1, -1), 0))
+    return np.where(negative, unit.astype(power.dtype), power)
 
 
 @torch_op
