@@ -57,13 +57,18 @@ class FastCalls:
         for arg in args:
             kind = type(arg)
             if kind is torch_tensor:
-                arg, as_torch = arg.detach().numpy(), True
+                try:
+                    arg, as_torch = arg.detach().numpy(), True
+                except (TypeError, RuntimeError):  # bfloat16, cuda: the full path says so
+                    return None
                 kind = np.ndarray
             if kind is np.ndarray:
-                if not arg.flags.c_contiguous:
+                if not arg.flags.c_contiguous or not arg.dtype.isnative:  # `>f4`: same num
                     return None
                 key.append((arg.dtype.num, arg.shape))
             elif kind in SCALARS:
+                if kind is int and not -(2**63) <= arg < 2**63:  # the full path refuses it
+                    return None
                 key.append(kind)
             else:
                 return None

@@ -31,11 +31,24 @@ TORCH = "torch"  # the caller passed torch tensors: results are torch tensors
 EAGER = "eager"  # the caller passed frontend.torch tensors: results are frontend.torch tensors
 
 
+@dataclass(frozen=True)
+class UnsupportedTensor:
+    """A torch tensor numpy cannot view (bfloat16, on a GPU): `spec_of` names the argument."""
+
+    reason: str
+
+
+INT64_RANGE = (-(2**63), 2**63 - 1)
+
+
 def to_array(value: Any) -> tuple[Any, str | None]:
     """(numpy view, the tensor kind it came as) for a tensor argument; others pass through."""
     tensor_type = _torch_tensor_type()
     if tensor_type is not None and isinstance(value, tensor_type):
-        return value.detach().numpy(), TORCH
+        try:
+            return value.detach().numpy(), TORCH
+        except (TypeError, RuntimeError) as err:  # bfloat16, cuda: numpy cannot view it
+            return UnsupportedTensor(f"a torch tensor of dtype {value.dtype} ({err})"), TORCH
     if _is_eager_tensor(value):
         return value.numpy(), EAGER
     return value, None
@@ -61,10 +74,14 @@ def spec_of(fn_name: str, arg: Argument, value: Any) -> Attribute:
             f"{fn_name}(): argument '{arg.name}' must be {_scalar_name(arg.type)}, "
             f"not {type(value).__name__}"
         )
+    if isinstance(value, int) and not INT64_RANGE[0] <= value <= INT64_RANGE[1]:
+        raise TypeError(f"{fn_name}(): argument '{arg.name}' does not fit in int64: {value}")
     return arg.type
 
 
 def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
+    if isinstance(value, UnsupportedTensor):
+        raise TypeError(f"{fn_name}(): argument '{arg.name}' is {value.reason}")
     if not isinstance(value, np.ndarray):
         raise TypeError(
             f"{fn_name}(): argument '{arg.name}' must be a tensor (numpy array or torch tensor), "
@@ -95,6 +112,8 @@ def describe(args: list[Argument], specs: list[Attribute]) -> str:
 
 def prepare(value: Any) -> Any:
     """What the compiled code receives: C-contiguous arrays, plain Python scalars."""
+    if isinstance(value, UnsupportedTensor):
+        raise TypeError(f"cannot pass {value.reason} to compiled code")
     if isinstance(value, np.ndarray):
         return np.require(value, requirements="C")  # unlike ascontiguousarray, keeps 0-d
     if isinstance(value, np.generic):

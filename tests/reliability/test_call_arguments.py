@@ -1,0 +1,200 @@
+"""Bad and unusual arguments at call time: a clear error naming the argument, or the right
+result (non-contiguous, negative-stride and read-only arrays, zero-size dims, NaN and inf).
+
+Every check runs twice where it matters: once on a fresh function (the full call path) and
+once after a good call with the same shapes has primed the per-call fast path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import frontend
+
+RNG = np.random.default_rng(0)
+X = RNG.uniform(-2, 2, (3, 4)).astype(np.float32)
+B = RNG.uniform(-2, 2, 4).astype(np.float32)
+
+
+def affine(x, b):
+    return torch.tanh(x) * 2 + b
+
+
+def scaled(x, n: int, s: float):
+    return x * n + s
+
+
+def reductions(x):
+    return x.sum(0), x.mean(1), x.amax(1), x @ x.t()
+
+
+AFFINE = frontend.script(affine)
+SCALED = frontend.script(scaled)
+
+
+def expected(fn: Any, *args: Any) -> Any:
+    tensors = [torch.from_numpy(np.array(a)) if isinstance(a, np.ndarray) else a for a in args]
+    result = fn(*tensors)
+    return tuple(r.numpy() for r in result) if isinstance(result, tuple) else result.numpy()
+
+
+def assert_same(actual: Any, wanted: Any) -> None:
+    pairs = zip(actual, wanted) if isinstance(wanted, tuple) else [(actual, wanted)]
+    for a, w in pairs:
+        a = np.asarray(a)
+        assert (a.dtype, a.shape) == (w.dtype, w.shape)
+        np.testing.assert_allclose(a, w, rtol=1e-5, atol=1e-6, equal_nan=True)
+
+
+# ---- wrong arguments: TypeError naming the argument ----
+
+WRONG_TENSORS = [
+    ("str", "a", r"argument 'x' must be a tensor .* not str"),
+    ("list", [1.0, 2.0], r"argument 'x' must be a tensor .* not list"),
+    ("None", None, r"argument 'x' must be a tensor .* not NoneType"),
+    ("numpy scalar", np.float32(2.0), r"argument 'x' must be a tensor .* not float32"),
+    ("float16", X.astype(np.float16), r"argument 'x': unsupported dtype float16"),
+    ("complex64", X.astype(np.complex64), r"argument 'x': unsupported dtype complex64"),
+    ("uint8", X.astype(np.uint8), r"argument 'x': unsupported dtype uint8"),
+    ("int16", X.astype(np.int16), r"argument 'x': unsupported dtype int16"),
+    ("big-endian", X.astype(">f4"), r"argument 'x': unsupported dtype >f4"),
+    ("torch bfloat16", torch.ones(3, 4, dtype=torch.bfloat16),
+     r"argument 'x' is a torch tensor of dtype torch.bfloat16"),
+    ("torch float16", torch.ones(3, 4, dtype=torch.float16),
+     r"argument 'x': unsupported dtype float16"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("primed", [False, True], ids=["fresh", "primed"])
+@pytest.mark.parametrize(("value", "message"), [w[1:] for w in WRONG_TENSORS],
+                         ids=[w[0] for w in WRONG_TENSORS])  # fmt: skip
+def test_wrong_tensor_argument(value: Any, message: str, primed: bool) -> None:
+    fn = frontend.script(affine) if not primed else AFFINE
+    if primed:
+        fn(X, B)
+    with pytest.raises(TypeError, match=rf"^affine\(\): {message}"):
+        fn(value, B)
+
+
+WRONG_SCALARS = [
+    ("float for int", (2.5, 1.0), r"argument 'n' must be int, not float"),
+    ("bool for int", (True, 1.0), r"argument 'n' must be int, not bool"),
+    ("array for int", (X, 1.0), r"argument 'n' must be int, not ndarray"),
+    ("str for float", (2, "1"), r"argument 's' must be float, not str"),
+    ("int beyond int64", (2**70, 1.0), r"argument 'n' does not fit in int64"),
+    ("int below int64", (-(2**63) - 1, 1.0), r"argument 'n' does not fit in int64"),
+]
+
+
+@pytest.mark.parametrize("primed", [False, True], ids=["fresh", "primed"])
+@pytest.mark.parametrize(("values", "message"), [w[1:] for w in WRONG_SCALARS],
+                         ids=[w[0] for w in WRONG_SCALARS])  # fmt: skip
+def test_wrong_scalar_argument(values: tuple[Any, Any], message: str, primed: bool) -> None:
+    fn = frontend.script(scaled) if not primed else SCALED
+    if primed:
+        fn(X, 2, 1.0)
+    with pytest.raises(TypeError, match=rf"^scaled\(\): {message}"):
+        fn(X, *values)
+
+
+def test_wrong_argument_count_and_keywords() -> None:
+    with pytest.raises(TypeError, match=r"affine\(\) takes 2 arguments but 1 were given"):
+        AFFINE(X)
+    with pytest.raises(TypeError, match=r"affine\(\) takes 2 arguments but 3 were given"):
+        AFFINE(X, B, B)
+    with pytest.raises(TypeError, match=r"affine\(\): .*unexpected keyword argument 'z'"):
+        AFFINE(X, B, z=B)
+    with pytest.raises(TypeError, match=r"affine\(\): missing a required argument: 'b'"):
+        AFFINE(x=X)
+
+
+def test_rank_and_dtype_of_a_traced_function_are_checked() -> None:
+    traced = frontend.trace(lambda x: x * 2, (torch.ones(2, 3),))
+    with pytest.raises(TypeError, match=r"argument 'x' must have rank 2, got shape \[3\]"):
+        traced(np.ones(3, np.float32))
+    with pytest.raises(TypeError, match=r"argument %x .* declared .*f32.*f64"):
+        traced(np.ones((2, 3), np.float64))
+
+
+def test_shapes_that_do_not_broadcast_name_the_shapes() -> None:
+    with pytest.raises(ValueError, match=r"shapes f32\[3,4\],f32\[5\] do not fit"):
+        AFFINE(X, np.ones(5, np.float32))
+
+
+# ---- unusual layouts: the right result ----
+
+LAYOUTS = [
+    ("transposed", lambda: np.ascontiguousarray(X.T).T),
+    ("strided", lambda: np.repeat(X, 2, axis=1)[:, ::2]),
+    ("negative strides", lambda: X[::-1, ::-1].copy()[::-1, ::-1]),
+    ("fortran order", lambda: np.asfortranarray(X)),
+    ("read-only", lambda: _read_only(X)),
+    ("torch transposed", lambda: torch.from_numpy(np.ascontiguousarray(X.T)).T),
+    ("torch requires_grad", lambda: torch.from_numpy(X.copy()).requires_grad_()),
+]
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    copy = array.copy()
+    copy.flags.writeable = False
+    return copy
+
+
+@pytest.mark.parametrize("primed", [False, True], ids=["fresh", "primed"])
+@pytest.mark.parametrize("make", [m for _, m in LAYOUTS], ids=[n for n, _ in LAYOUTS])
+def test_unusual_layouts_give_the_right_result(make: Any, primed: bool) -> None:
+    fn = frontend.script(affine) if not primed else AFFINE
+    if primed:
+        fn(X.copy(), B)
+    value = make()
+    before = as_numpy(value).copy()
+    assert_same(as_numpy(fn(value, B)), expected(affine, X, B))
+    np.testing.assert_array_equal(as_numpy(value), before)  # the argument is unchanged
+
+
+def as_numpy(value: Any) -> np.ndarray:
+    return value.detach().numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
+
+
+def test_negative_strides_reach_the_kernel_in_order() -> None:
+    flipped = X[::-1]
+    assert_same(AFFINE(flipped, B[::-1]), expected(affine, flipped.copy(), B[::-1].copy()))
+
+
+# ---- zero-size dims, NaN and inf: like PyTorch ----
+
+REDUCTIONS = frontend.script(reductions)
+
+
+@pytest.mark.parametrize("shape", [(0, 4), (3, 0), (0, 0)])
+def test_zero_size_dims(shape: tuple[int, int]) -> None:
+    x = np.ones(shape, np.float32)
+    assert_same(
+        AFFINE(x, np.ones(shape[1], np.float32)), expected(affine, x, np.ones(shape[1], np.float32))
+    )
+    if shape[1] == 0:  # amax over an empty dim: PyTorch refuses, so does tsjit
+        with pytest.raises(ValueError, match=r"reductions\(\): arguments of shapes .* do not fit"):
+            REDUCTIONS(x)
+        with pytest.raises(IndexError):
+            reductions(torch.from_numpy(x))
+        return
+    assert_same(REDUCTIONS(x), expected(reductions, x))
+
+
+def special_values(x):
+    return (
+        torch.tanh(x), torch.exp(x), torch.sigmoid(x), torch.relu(x), x.sum(0), x.max(),
+        x.amax(1), x.argmax(1), x.min(0)[0], torch.softmax(x, 1), x > 0,
+        torch.where(x > 0, x, -x), x.clamp(-1, 1), torch.maximum(x, x * 0), x.mean(),
+        torch.sqrt(x), x.prod(1), x @ x, torch.log(x),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nan_and_inf_follow_pytorch(dtype: Any) -> None:
+    x = np.array([[np.nan, 1.0, -np.inf], [np.inf, -2.0, 0.5], [0.0, -0.0, 3.0]], dtype)
+    assert_same(frontend.script(special_values)(x), expected(special_values, x))
