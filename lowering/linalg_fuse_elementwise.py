@@ -234,7 +234,10 @@ class FuseElementwiseProducer(RewritePattern):
             fusion = Fusion(producer, op, same)
             if not fusion.is_worth_it() or not fusion.index_ops_resolve():
                 continue
-            rewriter.replace(op, fusion.build())
+            fused = fusion.build()
+            if not dims_covered_without(fused, -1):  # a producer without inputs gave the bound
+                continue
+            rewriter.replace(op, fused)
             if not producer.res[0].uses:
                 rewriter.erase(producer)
             return
