@@ -49,6 +49,9 @@ class ConvertIndexSelectOp(RewritePattern):
     def match_and_rewrite(self, op: AtenIndexSelectOp, rewriter: PatternRewriter) -> None:
         source, index = op.self_, op.index
         rank = _rank(source)
+        if rank == 0:  # a 0-d tensor selects itself (its one index can only be 0)
+            rewriter.replace(op, [], [source])
+            return
         dim = arg_value(op.dim) % rank
         count = dim_size(rewriter, index, 0) if _rank(index) else None
         sizes = [count if d == dim else dim_size(rewriter, source, d) for d in range(rank)]

@@ -77,7 +77,14 @@ def zero_to_a_negative_integer_power(x):
     return x ** (x - 1)
 
 
+def index_select_of_0d(x):  # ZeroDivisionError in the lowering; shape [1] instead of []
+    v1 = x.bool()
+    index = v1.bitwise_not().clamp_max(-1).relu()
+    return torch.index_select(v1, -1, index), torch.index_select(x * 2, 0, index.view(1))
+
+
 CASES: list[tuple[Any, tuple[Any, ...]]] = [
+    (index_select_of_0d, (np.array(-2, dtype=np.int64),)),
     (float_of_string_constants, (F32,)),
     (integer_power_negative_exponent, (np.array([-3, -1, 1, 2], dtype=np.int64),)),
     (dtype_keyword, (F32,)),
@@ -101,6 +108,10 @@ def full_by_argument_then_broadcast(x, n: int):
     return torch.ones([n, 3]) * x
 
 
+def floor_division_of_infinity(x):
+    return x.div(2, rounding_mode="floor"), x // 2.0
+
+
 def log_softmax_of_size_one_slice(x0):
     v2 = x0[:1, -3]
     return v2.log_softmax(-2, dtype=torch.float32)
@@ -116,6 +127,11 @@ OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
     ),
     (slice_by_argument_then_broadcast, (np.arange(4, dtype=np.float32), 1), RUNTIME_ONE),
     (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1), RUNTIME_ONE),
+    (
+        floor_division_of_infinity,
+        (np.array([-np.inf, np.inf, 3.0], np.float32),),
+        "floor division payload is floor(x / y); torch's fmod-based one gives nan for +-inf",
+    ),
     (
         log_softmax_of_size_one_slice,
         (np.ones((1, 3, 1), np.float32),),

@@ -59,10 +59,19 @@ class AtenIndexSelectOp(TorchOp):
         if x.shape is None or d is None or index.shape is None:
             return [ValueTensorType(None, x.dtype)]
         count = index.shape[0] if index.shape else 1
+        if x.rank == 0:  # torch: a 0-d tensor selects itself with one index
+            if count not in (1, DYN):
+                raise ShapeError(
+                    f"index_select(): Index to scalar can have only 1 value, got {count} value(s)"
+                )
+            return [ValueTensorType((), x.dtype)]
         return [ValueTensorType((*x.shape[:d], count, *x.shape[d + 1 :]), x.dtype)]
 
     @staticmethod
     def eager(x: Any, dim: int, index: Any) -> Any:
+        if x.ndim == 0:
+            checked_indices("index_select", np.reshape(index, -1), 1)
+            return x.copy()
         dim = dim % x.ndim
         indices = checked_indices("index_select", np.reshape(index, -1), x.shape[dim])
         return np.take(x, indices, axis=dim)
