@@ -112,12 +112,17 @@ def floor_division_of_infinity(x):
     return x.div(2, rounding_mode="floor"), x // 2.0
 
 
+def product_of_a_slice(x0):
+    return x0[2:4:1].prod(), torch.prod(x0[-1], 0)
+
+
 def log_softmax_of_size_one_slice(x0):
     v2 = x0[:1, -3]
     return v2.log_softmax(-2, dtype=torch.float32)
 
 
 RUNTIME_ONE = "a `?` dim that is 1 at run time is not broadcast (no run-time check)"
+BUFFERIZE = "linalg-bufferize: 'Operation insertion point must have a parent block'"
 OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
     (
         zero_to_a_negative_integer_power,
@@ -135,8 +140,9 @@ OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
     (
         log_softmax_of_size_one_slice,
         (np.ones((1, 3, 1), np.float32),),
-        "linalg-fuse-elementwise leaves a generic whose maps do not cover its loops",
+        BUFFERIZE,
     ),
+    (product_of_a_slice, (np.arange(1, 6, dtype=np.float32),), BUFFERIZE),
 ]
 
 
