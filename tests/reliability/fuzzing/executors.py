@@ -191,6 +191,8 @@ def classify_error(err: BaseException) -> str:
         return "crash"
     if any(type(e).__module__.startswith("numba") for e in chain):
         return "crash"
+    if len(chain) > 1 and type(chain[-1]) in (ValueError, RuntimeError, Exception):
+        return "crash"  # xDSL's own complaint (a pass built broken IR), not a ShapeError
     return "rejected" if type(err).__name__ in CLEAR_ERRORS else "crash"
 
 
