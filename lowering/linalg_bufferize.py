@@ -224,6 +224,25 @@ class ConvertTensorType(TypeConversionPattern):
         return MemRefType(typ.element_type, typ.get_shape())
 
 
+def convert_tensor_types(module: ModuleOp) -> None:
+    apply_once(module, ConvertTensorType())
+
+
+def apply_once(module: ModuleOp, pattern: RewritePattern) -> None:
+    """Apply `pattern` to every op of `module` once, in program order.
+
+    Not through a `PatternRewriteWalker`: when an op is queued twice (its operand's producer
+    was replaced, then it is replaced itself) xDSL 0.75's worklist keeps a stale entry and the
+    walk fails with "insertion point must have a parent block". Every conversion here rewrites
+    each op at most once; ops replaced leave the IR (skipped), their regions move to the new
+    op, so nested ops are still visited.
+    """
+    for op in list(module.walk()):
+        if op is module or op.parent is None:
+            continue
+        pattern.match_and_rewrite(op, PatternRewriter(op))
+
+
 # ---- step 3: ops ----
 
 
@@ -323,7 +342,7 @@ class LinalgBufferizePass(ModulePass):
         constants = hoist_tensor_constants(op)
         unsafe = GreedyRewritePatternApplier([CopyUnsafeInits(), CopyUnsafeKernelOutputs()])
         PatternRewriteWalker(unsafe).rewrite_module(op)
-        PatternRewriteWalker(ConvertTensorType()).rewrite_module(op)
+        convert_tensor_types(op)
         for global_op in reversed(constants):
             op.body.block.insert_op_before(global_op, op.body.block.first_op)  # type: ignore[arg-type]
         op_patterns = GreedyRewritePatternApplier(
@@ -339,5 +358,5 @@ class LinalgBufferizePass(ModulePass):
             ],
             dce_enabled=False,
         )
-        PatternRewriteWalker(op_patterns).rewrite_module(op)
+        apply_once(op, op_patterns)
         check_no_tensors(op)

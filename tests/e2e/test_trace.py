@@ -221,11 +221,6 @@ def _program(x: Any) -> Any:
     return z.sum(1), x  # an input returned as it is
 
 
-@pytest.mark.xfail(
-    reason="known bug: linalg-bufferize fails ('insertion point must have a parent block') on "
-    "this program's fused linalg IR since elementwise fusion landed; the recorded graph is right",
-    raises=TypeError,
-)
 @pytest.mark.parametrize("flavour", ["frontend.torch", "torch"])
 def test_inplace_ops_and_indexing_record_functionally(flavour: str) -> None:
     values = np.arange(12, dtype=np.float32).reshape(3, 4)

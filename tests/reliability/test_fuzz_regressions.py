@@ -121,8 +121,12 @@ def log_softmax_of_size_one_slice(x0):
     return v2.log_softmax(-2, dtype=torch.float32)
 
 
+CASES += [  # fixed: linalg-bufferize no longer walks a stale xDSL worklist entry
+    (log_softmax_of_size_one_slice, (np.ones((1, 3, 1), np.float32),)),
+    (product_of_a_slice, (np.arange(1, 6, dtype=np.float32),)),
+]
+
 RUNTIME_ONE = "a `?` dim that is 1 at run time is not broadcast (no run-time check)"
-BUFFERIZE = "linalg-bufferize: 'Operation insertion point must have a parent block'"
 OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
     (
         zero_to_a_negative_integer_power,
@@ -137,12 +141,6 @@ OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
         (np.array([-np.inf, np.inf, 3.0], np.float32),),
         "floor division payload is floor(x / y); torch's fmod-based one gives nan for +-inf",
     ),
-    (
-        log_softmax_of_size_one_slice,
-        (np.ones((1, 3, 1), np.float32),),
-        BUFFERIZE,
-    ),
-    (product_of_a_slice, (np.arange(1, 6, dtype=np.float32),), BUFFERIZE),
 ]
 
 
