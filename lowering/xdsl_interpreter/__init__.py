@@ -2,11 +2,11 @@
 
 `run_xdsl_ir(module, "f", args)` runs `func.func @f` with xDSL's own implementations of func,
 arith, math, scf, memref, tensor and linalg, plus what they lack (`scalars.py`,
-`structured.py`; value conversions in `values.py`). It is independent of the numba path (no
-Python source is generated), so comparing it with the eager references checks each lowering
-on its own. Tensors are numpy arrays (copied into xDSL `ShapedArray`s and back), scalars
-Python numbers. It runs about 10^4 loop iterations a second: keep shapes to a few dozen
-elements.
+`structured.py`, the library kernels in `library.py`; value conversions in `values.py`). It
+is independent of the numba path (no Python source is generated), so comparing it with the
+eager references checks each lowering on its own. Tensors are numpy arrays (copied into xDSL
+`ShapedArray`s and back), scalars Python numbers. It runs about 10^4 loop iterations a
+second: keep shapes to a few dozen elements.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from xdsl.interpreters import memref as memref_impls
 from xdsl.interpreters import scf as scf_impls
 from xdsl.interpreters import tensor as tensor_impls
 
-from lowering.xdsl_interpreter import scalars, structured
+from lowering.xdsl_interpreter import library, scalars, structured
 from lowering.xdsl_interpreter.values import from_runtime, to_runtime
 
 __all__ = ["make_interpreter", "run_xdsl_ir"]
@@ -46,6 +46,7 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         tensor_impls.TensorFunctions(),
     ):
         interpreter.register_implementations(functions)
+    interpreter.register_implementations(library.LibraryFunctions())
     for functions in (*scalars.ALL_FUNCTIONS, structured.StructuredFunctions()):
         interpreter.register_implementations(functions, override=True)
     return interpreter
