@@ -7,6 +7,9 @@ its compiled code next to it in `__pycache__`. An entry is written atomically (a
 file in the same folder, then `os.replace`), so processes that write the same entry at once
 all leave a complete file behind. An entry whose bytes differ from the source (corrupt,
 truncated) is rewritten, never imported. Modules are memoized in-process by source hash.
+numba's own files for a module (`__pycache__/<stem>.*.nbi` index, `.nbc` data) are checked
+before the module is imported: numba fails on every call when one is damaged instead of
+compiling again, so a damaged set is deleted and numba rebuilds it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import io
 import os
+import pickletools
 import sys
 import tempfile
 import threading
@@ -87,8 +92,37 @@ def load_module(source: str) -> ModuleType:
         if key not in _MODULES:
             path = entry_path(source)
             write_entry(path, source)
+            drop_damaged_numba_cache(path)
             _MODULES[key] = import_entry(path)
         return _MODULES[key]
+
+
+def drop_damaged_numba_cache(path: Path) -> bool:
+    """Deletes numba's cached files for the module at `path` if one of them is damaged
+    (truncated, garbled: not a sequence of whole pickles); returns whether it did.
+
+    The pickles are only parsed (`pickletools.genops`), never run. numba writes its files
+    atomically, so a file another process is writing is never seen half-written.
+    """
+    files = list((path.parent / "__pycache__").glob(f"{path.stem}.*.nb[ic]"))
+    if all(_whole_pickles(file) for file in files):
+        return False
+    for file in files:
+        with contextlib.suppress(OSError):
+            file.unlink()
+    return True
+
+
+def _whole_pickles(file: Path) -> bool:
+    try:
+        data = file.read_bytes()
+        stream = io.BytesIO(data)
+        while stream.tell() < len(data):  # an index file holds two pickles, a data file one
+            for _ in pickletools.genops(stream):
+                pass
+    except Exception:  # OSError, or the parse errors of damaged bytes (ValueError, ...)
+        return False
+    return bool(data)
 
 
 def compile_function(source: str, name: str) -> Callable[..., Any]:

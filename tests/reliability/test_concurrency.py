@@ -160,13 +160,7 @@ DAMAGE = {
 }
 
 
-NOT_REBUILT = {  # lowering/jit.py does not yet check these entries: open, see the report
-    "numba index garbled": "numba fails on every call (pickle error) instead of recompiling",
-    "numba index emptied": "numba fails on every call (EOFError) instead of recompiling",
-    "numba data garbled": "numba fails on every call (pickle error) instead of recompiling",
-    "numba data truncated": "numba fails on every call (pickle error) instead of recompiling",
-    "remembered program changed": "programs/<key>.py is trusted as it is: wrong results",
-}
+NOT_REBUILT: dict[str, str] = {}  # damage kinds lowering/jit.py does not recover from yet
 
 
 @pytest.mark.parametrize(

@@ -117,3 +117,30 @@ def square(x):
     assert any(p.name.startswith(f"{stem}.square") for p in (cache / "__pycache__").iterdir())
     with pytest.raises(KeyError, match="no function 'cube'"):
         jit.compile_function(source, "cube")
+
+
+@pytest.mark.parametrize("damage", ["garbled", "truncated", "emptied"])
+def test_damaged_numba_files_are_dropped(cache: Path, damage: str) -> None:
+    source = f"""# {uuid.uuid4().hex}
+import numba
+
+
+@numba.njit(cache=True)
+def square(x):
+    return x * x
+"""
+    assert jit.compile_function(source, "square")(3) == 9  # numba writes its index and data
+    path = jit.entry_path(source)
+    files = sorted((cache / "__pycache__").glob(f"{path.stem}.*.nb[ic]"))
+    assert {f.suffix for f in files} == {".nbi", ".nbc"}
+    assert not jit.drop_damaged_numba_cache(path)  # whole files are kept
+    for file in files:
+        data = file.read_bytes()
+        spoiled = {
+            "garbled": bytes(b ^ 0x5A if i % 7 == 3 else b for i, b in enumerate(data)),
+            "truncated": data[: len(data) // 2],
+            "emptied": b"",
+        }[damage]
+        file.write_bytes(spoiled)
+    assert jit.drop_damaged_numba_cache(path)
+    assert not any(f.exists() for f in files)  # numba compiles again and rewrites them
