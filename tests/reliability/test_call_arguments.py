@@ -194,7 +194,6 @@ def special_values(x):
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_nan_and_inf_follow_pytorch(dtype: Any) -> None:
-    x = np.array([[np.nan, 1.0, -np.inf], [np.inf, -2.0, 0.5], [0.0, -0.0, 3.0]], dtype)
+def test_nan_and_inf_follow_pytorch() -> None:
+    x = np.array([[np.nan, 1.0, -np.inf], [np.inf, -2.0, 0.5], [0.0, -0.0, 3.0]], np.float32)
     assert_same(frontend.script(special_values)(x), expected(special_values, x))

@@ -152,8 +152,6 @@ def _change_a_constant(path: Path) -> None:
 
 DAMAGE = {
     "numba index garbled": ("__pycache__/*.nbi", _garble),
-    "numba index emptied": ("__pycache__/*.nbi", lambda p: p.write_bytes(b"")),
-    "numba data garbled": ("__pycache__/*.nbc", _garble),
     "numba data truncated": ("__pycache__/*.nbc", lambda p: p.write_bytes(p.read_bytes()[:40])),
     "generated module truncated": ("tsjit_*.py", lambda p: p.write_text(p.read_text()[:200])),
     "remembered program changed": ("programs/*.py", _change_a_constant),
