@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from dialects.torch.op_base import T
-from fuzzing.arguments import ArgumentChooser
+from fuzzing.arguments import ArgumentChooser, render
 from fuzzing.library import Eager
 from fuzzing.program import Assign, For, If, IntInput, Program, Statement, TensorInput
 from fuzzing.templates import BINARY_SYNTAX, UNARY_SYNTAX, Template, registry_templates
@@ -40,10 +40,13 @@ class ProgramGenerator:
         self.lib = library
         self.rng = np.random.default_rng(seed)
         self.templates = templates or registry_templates(library.torch, library.functional)
+        weights = np.array([1.0 + 1.5 * (t.tensor_slots() - 1) for t in self.templates])
+        self.weights = weights / weights.sum()  # ops whose tensors must fit are tried more
         self.arguments = ArgumentChooser(self.rng)
         self.statements = statements
         self.program = Program([], [])
         self.special = False
+        self.fresh_call = False
         self.counter = 0
 
     # ---- the program ----
@@ -100,7 +103,7 @@ class ProgramGenerator:
         """`v = <op call>`; with `like`: `target = ...` with `like`'s shape and dtype."""
         prefer = target if like is not None and target in scope else None
         for _ in range(12 if like is None else 40):
-            template = self.templates[int(self.rng.integers(len(self.templates)))]
+            template = self.templates[int(self.rng.choice(len(self.templates), p=self.weights))]
             mark = len(self.program.tensors)
             expr = self._call_expression(template, scope, prefer)
             stmt = None if expr is None else self._assign(scope, expr, target, like)
@@ -111,6 +114,7 @@ class ProgramGenerator:
 
     def _call_expression(self, template: Template, scope: Scope, prefer: str | None) -> str | None:
         sample = template.samples[int(self.rng.integers(len(template.samples)))]
+        self.fresh_call = self.rng.random() < 0.25  # ops whose tensors must fit each other
         names = [a.name for a in template.schema.arguments]
         dims: dict[int, int] = {}
         pieces: dict[str, str] = {}
@@ -131,6 +135,7 @@ class ProgramGenerator:
                 seen = template.values_for(arg.name) or [value]
                 pieces[arg.name] = (
                     "None" if value is None
+                    else render(_renamed_sizes(value, dims)) if _is_sample_sizes(arg, value, dims)
                     else self.arguments.choose(arg, seen, first_shape, scalars).text
                 )  # fmt: skip
         positional = [pieces[n] for n in names[: len(sample.args)]]
@@ -148,16 +153,27 @@ class ProgramGenerator:
         """
         if prefer is not None:
             return prefer, self._align(scope[prefer], sample, dims)
-        tensors = [n for n, v in scope.items() if self.lib.is_tensor(v)]
-        same_dtype = [n for n in tensors if str(scope[n].dtype).endswith(sample.dtype)]
-        pool = same_dtype if same_dtype and self.rng.random() < 0.8 else tensors
-        new_input = len(self.program.tensors) < MAX_INPUTS and self.rng.random() < 0.15
+        pool = self._pool(scope, sample)
+        chance = 0.9 if dims and self.fresh_call else 0.15  # `fresh_call`: later slots are new
+        new_input = len(self.program.tensors) < MAX_INPUTS and self.rng.random() < chance
         if pool and not new_input:
             name = str(pool[int(self.rng.integers(len(pool)))])
             return name, self._align(scope[name], sample, dims)
         shape = tuple(self._renamed(d, dims) for d in sample.shape)
-        name = self._new_input(scope, shape, sample.dtype)
+        name = self._new_input(scope, shape, sample.dtype, (sample.low, sample.high))
         return name, shape
+
+    def _pool(self, scope: Scope, sample: T) -> list[str]:
+        """Variables for a sample tensor: mostly of its dtype, often of its rank."""
+        pool = [n for n, v in scope.items() if self.lib.is_tensor(v)]
+        for keep, chance in (
+            (lambda n: str(scope[n].dtype).endswith(sample.dtype), 0.8),
+            (lambda n: scope[n].dim() == len(sample.shape), 0.6),
+        ):
+            narrowed = [n for n in pool if keep(n)]
+            if narrowed and self.rng.random() < chance:
+                pool = narrowed
+        return pool
 
     def _align(self, value: Any, sample: T, dims: dict[int, int]) -> tuple[int, ...]:
         shape = tuple(value.shape)
@@ -412,10 +428,14 @@ class ProgramGenerator:
             scope.pop(tensor.name, None)
         del self.program.tensors[mark:]
 
-    def _new_input(self, scope: Scope, shape: tuple[int, ...], dtype: str) -> str:
+    def _new_input(
+        self, scope: Scope, shape: tuple[int, ...], dtype: str,
+        bounds: tuple[float, float] = (-2.0, 2.0),
+    ) -> str:  # fmt: skip
         name = f"x{len(self.program.tensors)}"
         special = self.special and dtype.startswith("float")
-        tensor = TensorInput(name, tuple(shape), dtype, int(self.rng.integers(2**31)), special)
+        seed = int(self.rng.integers(2**31))
+        tensor = TensorInput(name, tuple(shape), dtype, seed, special, *bounds)
         self.program.tensors.append(tensor)
         scope[name] = self.lib.tensor(tensor.value())
         return name
@@ -476,6 +496,22 @@ def close_under_perturbation(a: Any, b: Any) -> bool:
     return bool(
         np.allclose(a, b, rtol=100 * PERTURBATION, atol=100 * PERTURBATION * scale, equal_nan=True)
     )
+
+
+def _is_sample_sizes(arg: Any, value: Any, dims: dict[int, int]) -> bool:
+    """An `int[]` of sizes taken from the sample's tensors (`layer_norm`'s normalized_shape):
+    it follows the renamed dims. Dims, sizes and repeats have rules of their own."""
+    return (
+        arg.type == "int[]"
+        and arg.name not in ("dim", "dims", "size", "shape", "repeats")
+        and isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, int) and v in dims for v in value)
+    )
+
+
+def _renamed_sizes(value: list[int], dims: dict[int, int]) -> list[int]:
+    return [dims[v] for v in value]
 
 
 def _is_tensor_arg(sample: Any) -> bool:

@@ -20,14 +20,18 @@ class TensorInput:
     dtype: str
     seed: int
     special: bool = False
+    low: float = -2.0  # value range (integers: low..high-1; an op sample's range for indices)
+    high: float = 2.0
 
     def value(self) -> np.ndarray:
         rng = np.random.default_rng(self.seed)
         if self.dtype == "bool":
             return np.asarray(rng.random(self.shape) > 0.5)
         if self.dtype.startswith("int"):
-            return np.asarray(rng.integers(-5, 6, self.shape), dtype=self.dtype)
-        values = np.asarray(rng.uniform(-2.0, 2.0, self.shape), dtype=self.dtype)
+            low, high = (-5, 6) if (self.low, self.high) == (-2.0, 2.0) else (self.low, self.high)
+            return np.asarray(rng.integers(int(low), max(int(high), int(low) + 1), self.shape),
+                              dtype=self.dtype)  # fmt: skip
+        values = np.asarray(rng.uniform(self.low, self.high, self.shape), dtype=self.dtype)
         if self.special and values.size:
             flat = values.reshape(-1)
             picks = rng.integers(0, flat.size, 3)

@@ -38,6 +38,11 @@ class Template:
     def name(self) -> str:
         return self.op.name.removeprefix("torch.")
 
+    def tensor_slots(self) -> int:
+        """How many tensors the op's first sample passes (lists count each element)."""
+        values = [*self.samples[0].args, *self.samples[0].kwargs.values()]
+        return sum(len(v) if isinstance(v, list) else 1 for v in values if has_tensor(v)) or 1
+
     def values_for(self, arg_name: str) -> list[Any]:
         """Every non-tensor value the samples pass for the schema argument `arg_name`."""
         values: list[Any] = []
