@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 PANEL = 64
-SHORT_K = 64  # below this many products per output, a dot product is too short to vectorize
 
 SIMPLE_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_matmul_nt_simple(a, bt, c, j0, j1):
@@ -110,71 +109,30 @@ def {name}(b, bt):
             bt[j, k] = b[k, j]
 '''
 
-CONV_HELPERS = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_conv_columns(x, image, kh, kw, oh, ow, sh, sw, dh, dw, by_pixel):
-    """The windows of x[image] (im2col): one row per output pixel (`by_pixel`: [y*z, c*u*v],
-    for dot products over c*u*v) or one row per tap (else: [c*u*v, y*z], for long vectors
-    along the pixels when c*u*v is short)."""
-    channels = x.shape[1]
-    q = channels * kh * kw
-    columns = np.empty((oh * ow, q) if by_pixel else (q, oh * ow), dtype=x.dtype)
-    for c in range(channels):
-        for u in range(kh):
-            for v in range(kw):
-                tap = (c * kh + u) * kw + v
-                for y in range(oh):
-                    for z in range(ow):
-                        pixel = x[image, c, y * sh + u * dh, z * sw + v * dw]
-                        if by_pixel:
-                            columns[y * ow + z, tap] = pixel
-                        else:
-                            columns[tap, y * ow + z] = pixel
-    return columns
-
-
-@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_matmul_kn_rows(a, b, c, i0, i1):
-    """c[i0:i1] += a[i0:i1] @ b, vectorized along the rows of b and c."""
-    for i in range(i0, i1):
-        for k in range(a.shape[1]):
-            weight = a[i, k]
-            for j in range(b.shape[1]):
-                c[i, j] += weight * b[k, j]
-'''
-
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(x, w, out, sh, sw, dh, dw):
     """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v].
 
-    Per image, the windows of x become a column matrix (im2col) and the weights [o, c*u*v]
-    multiply it into out[b] seen as [o, y*z]: dot products over c*u*v when they are long,
-    else rows along the pixels. Images run in {loop}; a single image splits its pixels (or
-    its output channels) instead.
+    Per image: the windows of x as rows of a column matrix (im2col), then the nt matmul of
+    the weights [o, c*u*v] with it into out[b] seen as [o, y*z].
     """
-    batch = x.shape[0]
+    batch, channels = x.shape[0], x.shape[1]
     out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
     oh, ow = out.shape[2], out.shape[3]
-    q = x.shape[1] * kh * kw
-    pixels = oh * ow
+    q = channels * kh * kw
     weights = w.reshape(out_channels, q)
-    by_pixel = q >= {short_k}
-    if batch > 1:
-        for image in {loop}(batch):
-            columns = tsjit_conv_columns(x, image, kh, kw, oh, ow, sh, sw, dh, dw, by_pixel)
-            result = out[image].reshape(out_channels, pixels)
-            if by_pixel:
-                {block}(weights, columns, result, 0, pixels)
-            else:
-                tsjit_matmul_kn_rows(weights, columns, result, 0, out_channels)
-    elif batch == 1:
-        columns = tsjit_conv_columns(x, 0, kh, kw, oh, ow, sh, sw, dh, dw, by_pixel)
-        result = out[0].reshape(out_channels, pixels)
-        if by_pixel:
-            for p in {loop}((pixels + {panel} - 1) // {panel}):
-                {block}(weights, columns, result, p * {panel}, min(p * {panel} + {panel}, pixels))
-        else:
-            for o in {loop}(out_channels):
-                tsjit_matmul_kn_rows(weights, columns, result, o, o + 1)
+    for image in {loop}(batch):
+        columns = np.empty((oh * ow, q), dtype=x.dtype)
+        for y in range(oh):
+            for z in range(ow):
+                row = y * ow + z
+                for c in range(channels):
+                    for u in range(kh):
+                        for v in range(kw):
+                            pixel = x[image, c, y * sh + u * dh, z * sw + v * dw]
+                            columns[row, (c * kh + u) * kw + v] = pixel
+        result = out[image].reshape(out_channels, oh * ow)
+        {block}(weights, columns, result, 0, oh * ow)
 '''
 
 
@@ -194,7 +152,6 @@ class Kernel:
             loop="prange" if parallel else "range",
             block="tsjit_matmul_nt_panel" if parallel else "tsjit_matmul_nt_simple",
             panel=PANEL,
-            short_k=SHORT_K,
         )
 
 
@@ -206,5 +163,5 @@ LIBRARY_KERNELS: dict[str, Kernel] = {
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 
-LIBRARY_HELPERS = "\n\n".join([SIMPLE_KERNEL, PANEL_KERNEL, CONV_HELPERS])
+LIBRARY_HELPERS = SIMPLE_KERNEL + "\n\n" + PANEL_KERNEL
 """The numba functions the kernels call, emitted once in front of them."""

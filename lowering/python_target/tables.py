@@ -45,14 +45,9 @@ def bitcast(typingctx, value, dtype):
 HELPERS = {"bitcast": BITCAST_HELPER}
 
 DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
-# The generated module's own names (`tsjit_*`: the library kernels' helpers).
+# The generated module's own names (`tsjit_matmul_nt_*`: the library kernels' helpers).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
-GLOBALS |= {
-    "tsjit_matmul_nt_panel",
-    "tsjit_matmul_nt_simple",
-    "tsjit_conv_columns",
-    "tsjit_matmul_kn_rows",
-}
+GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_matmul_nt_simple"}
 
 # ---- op tables ----
 # Laid out by hand, several entries a line, so each table reads at a glance.
