@@ -157,24 +157,20 @@ class ScriptFunction:
         )
 
     def _compile(self, signature: Signature) -> CompiledCall:
-        from lowering.jit import compile_program
+        from lowering.jit import compile_function
 
         with self._lock:
             if signature in self._compiled:
                 return self._compiled[signature]
             text = format_signature(list(signature))
-            try:  # the source made for this program and signature before, else lowered now
-                source, kernel = compile_program(
-                    (self.graph, self.name, text),
-                    lambda: self._python_source(text),
-                    python_name(self.name),
-                )
+            try:
+                source = self._python_source(text)
             except PipelineError as err:
                 raise TypeError(
                     f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
                     f"{_first_line(err)}"
                 ) from err
-            compiled = CompiledCall(source, kernel)
+            compiled = CompiledCall(source, compile_function(source, python_name(self.name)))
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled
@@ -192,16 +188,12 @@ class ScriptFunction:
             if _is_tensor(s) else format_signature([s])
             for s, v in zip(signature, values)
         )  # fmt: skip
-        from lowering.jit import known_good, remember_good
-
-        if not known_good(self.graph, exact):  # checked in an earlier process: not again
-            try:
-                lower(self.module, Stage.TORCH_OPT, exact)
-            except PipelineError as err:
-                raise ValueError(
-                    f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
-                ) from None
-            remember_good(self.graph, exact)
+        try:
+            lower(self.module, Stage.TORCH_OPT, exact)
+        except PipelineError as err:
+            raise ValueError(
+                f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
+            ) from None
         self._checked_shapes.add(shapes)
 
     def save(self, path: Any) -> None:

@@ -5,8 +5,7 @@ oneDNN (measured); register-blocked kernels (`lowering/python_target/library_ker
 close that gap. This pass recognizes the ops by their structure, never by a name:
 
 - **matmul**: three loops `(i, j, k)`, maps `(i, k)`, `(k, j)` or `(j, k)`, `-> (i, j)`;
-  `i`, `j` parallel, `k` a reduction; 2-D operands; body `out + a * b`; not when the right
-  operand is statically small (`SMALL_MATMUL` elements: loops do, and compile faster).
+  `i`, `j` parallel, `k` a reduction; 2-D operands; body `out + a * b`.
   -> `func.call @tsjit.matmul_nn_f32(%a, %b, %out)` or `@tsjit.matmul_nt_f32(%a, %bt, %out)`.
 - **conv2d** (NCHW, any stride and dilation): seven loops `(n, o, y, z, c, u, v)`, maps
   `(n, c, y * sh + u * dh, z * sw + v * dw)`, `(o, c, u, v)` `-> (n, o, y, z)`; the last
@@ -14,12 +13,8 @@ close that gap. This pass recognizes the ops by their structure, never by a name
   -> `func.call @tsjit.conv2d_f32(%x, %w, %out, sh, sw, dh, dw)`.
 
 The kernels accumulate into `%out` (which holds zeros or a bias), so the call replaces the op
-one for one. An nn matmul inside `scf.for` / `scf.while` loops whose right operand the loops
-do not change (an RNN's weights) transposes it once in front of them
-(`@tsjit.transpose_f32`) and runs the nt kernel inside.
-
-Operands are cast to fully dynamic memref types, so one declaration per kernel and element
-type serves every shape: `func.func private @tsjit.matmul_nt_f32(memref<?x?xf32>,
+one for one. Operands are cast to fully dynamic memref types, so one declaration per kernel
+and element type serves every shape: `func.func private @tsjit.matmul_nt_f32(memref<?x?xf32>,
 memref<?x?xf32>, memref<?x?xf32>) attributes {tsjit.library = "matmul_nt"}`.
 
 **Expects:** the `memref` stage (`linalg.generic` on memrefs, without results).
@@ -34,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Float32Type,
@@ -47,7 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -66,7 +61,6 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 LIBRARY_ATTR = "tsjit.library"
-SMALL_MATMUL = 1024
 DTYPES = {Float32Type(): "f32", Float64Type(): "f64"}
 
 
@@ -147,13 +141,6 @@ def ranks_are(values: Sequence[SSAValue], rank: int) -> bool:
 # ---- matching ----
 
 
-def is_small(matrix: SSAValue) -> bool:
-    """A right operand of statically at most `SMALL_MATMUL` elements (`Linear(4, 4)`): its
-    loops are fast enough, and compile much faster than a kernel."""
-    shape = matrix.type.get_shape()  # type: ignore[union-attr]
-    return all(size >= 0 for size in shape) and shape[0] * shape[1] <= SMALL_MATMUL
-
-
 def match_matmul(op: GenericOp) -> LibraryCall | None:
     kinds = iterator_kinds(op)
     if len(kinds) != 3 or not ranks_are(op.operands, 2):
@@ -177,8 +164,6 @@ def match_matmul(op: GenericOp) -> LibraryCall | None:
     if map_a != [i, k]:
         a, b, map_a, map_b = b, a, map_b, map_a
     if map_a != [i, k]:
-        return None
-    if is_small(b):
         return None
     if map_b == [j, k]:
         return LibraryCall("matmul_nt", (a, b, op.outputs[0]))
@@ -249,93 +234,19 @@ class ConvertContractionToLibraryCall(RewritePattern):
         call = match_matmul(op) or match_conv2d(op)
         if call is None:
             return
-        if call.kernel == "matmul_nn":
-            call = transpose_invariant_operand(op, call)
-        rewriter.replace(op, build_call(op, call, InsertPoint.before(op)))
-
-
-def build_call(at: Operation, call: LibraryCall, insertion_point: InsertPoint) -> func.CallOp:
-    """The call of `call`'s kernel (not inserted), its operand casts and constants inserted."""
-    symbol, types = declaration_symbol(at, call)
-    operands: list[SSAValue] = []
-    for value, type_ in zip(call.buffers, types):
-        if value.type != type_:
-            cast = memref.CastOp.get(value, type_)
-            Rewriter.insert_op(cast, insertion_point)
-            value = cast.dest
-        operands.append(value)
-    for index in call.indices:
-        constant = arith.ConstantOp(IntegerAttr(index, IndexType()))
-        Rewriter.insert_op(constant, insertion_point)
-        operands.append(constant.result)
-    return func.CallOp(symbol, operands, [])
-
-
-# ---- loop-invariant right operands ----
-
-
-def transpose_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
-    """`a @ b` inside loops where `b` does not change (an RNN's weights): `b` is transposed
-    once in front of the outermost such loop, and the loop body runs the nt kernel."""
-    a, b, out = call.buffers
-    loop = outermost_invariant_loop(op, b)
-    if loop is None:
-        return call
-    before = InsertPoint.before(loop)
-    sizes = []
-    for dim in (1, 0):
-        index = arith.ConstantOp(IntegerAttr(dim, IndexType()))
-        size = memref.DimOp.from_source_and_index(b, index)
-        Rewriter.insert_op([index, size], before)
-        sizes.append(size.result)
-    bt = memref.AllocOp(sizes, (), dynamic(b.type))
-    Rewriter.insert_op(bt, before)
-    Rewriter.insert_op(build_call(loop, LibraryCall("transpose", (b, bt.memref)), before), before)
-    return LibraryCall("matmul_nt", (a, bt.memref, out))
-
-
-def outermost_invariant_loop(op: Operation, buffer: SSAValue) -> Operation | None:
-    """The outermost `scf.for` / `scf.while` around `op` that `buffer` comes from outside of
-    and that writes nothing that may be `buffer`."""
-    found = None
-    loop = op.parent_op()
-    while loop is not None and not isinstance(loop, func.FuncOp):
-        if isinstance(loop, scf.ForOp | scf.WhileOp):
-            if loop.is_ancestor(defining_op(buffer)) or root(buffer) in written_in(loop):
-                break
-            found = loop
-        loop = loop.parent_op()
-    return found
-
-
-def defining_op(value: SSAValue) -> Operation:
-    owner = value.owner
-    if isinstance(owner, Operation):
-        return owner
-    parent = owner.parent_op()
-    assert parent is not None
-    return parent
-
-
-def root(buffer: SSAValue) -> SSAValue:
-    while isinstance(buffer, OpResult) and isinstance(buffer.op, memref.CastOp):
-        buffer = buffer.op.source
-    return buffer
-
-
-def written_in(loop: Operation) -> set[SSAValue]:
-    """The buffers `loop` may write (a call may write any buffer it is given)."""
-    written: set[SSAValue] = set()
-    for inner in loop.walk():
-        if isinstance(inner, memref.StoreOp):
-            written.add(root(inner.memref))
-        elif isinstance(inner, memref.CopyOp):
-            written.add(root(inner.destination))
-        elif isinstance(inner, GenericOp):
-            written |= {root(v) for v in inner.outputs}
-        elif isinstance(inner, func.CallOp):
-            written |= {root(v) for v in inner.arguments if isinstance(v.type, MemRefType)}
-    return written
+        symbol, types = declaration_symbol(op, call)
+        operands: list[SSAValue] = []
+        for value, type_ in zip(call.buffers, types):
+            if value.type != type_:
+                cast = memref.CastOp.get(value, type_)
+                rewriter.insert(cast)
+                value = cast.dest
+            operands.append(value)
+        for index in call.indices:
+            constant = arith.ConstantOp(IntegerAttr(index, IndexType()))
+            rewriter.insert(constant)
+            operands.append(constant.result)
+        rewriter.replace(op, func.CallOp(symbol, operands, []))
 
 
 def is_library_declaration(op: Operation) -> bool:

@@ -67,7 +67,6 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
     from lowering.scf_outline_kernels import ScfOutlineKernelsPass
     from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
-    from lowering.scf_unroll_reductions import ScfUnrollReductionsPass
     from lowering.torch_inline import TorchInlinePass
     from lowering.torch_passes import torch_optimization_passes
     from lowering.torch_refine_types import TorchRefineTypesPass
@@ -95,7 +94,6 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             CommonSubexpressionElimination(),
             ScfParallelLoopFusionPass(),
             ScfHoistInvariantLoadsPass(),
-            ScfUnrollReductionsPass(),
             ScfOutlineKernelsPass(),
         ],
     }
@@ -120,33 +118,20 @@ def lower(module: ModuleOp, to: Stage | str, signature: str = "") -> ModuleOp:
         raise ValueError("the python stage is source text: lower to 'loops' and call emit_python")
     ctx = make_context()
     current = module.clone()
-    done: list[ModulePass] = []
     for stage in list(Stage)[1 : target.index + 1]:
         for pass_ in stage_passes(stage, signature):
-            run_pass(ctx, pass_, current, lambda: input_of(module, done))
-            done.append(pass_)
+            run_pass(ctx, pass_, current)
         CONTRACTS[stage](current)
         current.verify()
     return current
 
 
-def input_of(module: ModuleOp, passes: list[ModulePass]) -> str:
-    """The IR that `passes` make of `module`, rebuilt for a repro message (printing the IR
-    before every pass instead would cost a third of the compile time)."""
-    ctx = make_context()
-    current = module.clone()
-    for pass_ in passes:
-        pass_.apply(ctx, current)
-    return str(current)
-
-
-def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp, before: Callable[[], str]) -> None:
-    """Apply `pass_`; on failure, a PipelineError with its input IR (`before()`) written to a
-    file and the command that reproduces the failure."""
+def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
+    before = str(module)
     try:
         pass_.apply(ctx, module)
     except Exception as err:
-        raise PipelineError(_repro_message(pass_, before(), err)) from err
+        raise PipelineError(_repro_message(pass_, before, err)) from err
 
 
 def _repro_message(pass_: ModulePass, ir: str, err: Exception) -> str:

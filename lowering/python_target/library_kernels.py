@@ -20,17 +20,6 @@ from dataclasses import dataclass
 
 PANEL = 64
 
-SIMPLE_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_matmul_nt_simple(a, bt, c, j0, j1):
-    """c[:, j0:j1] += a @ bt[j0:j1].T, one dot product over k at a time (quick to compile)."""
-    for i in range(a.shape[0]):
-        for j in range(j0, j1):
-            s = c[i, j]
-            for k in range(a.shape[1]):
-                s += a[i, k] * bt[j, k]
-            c[i, j] = s
-'''
-
 PANEL_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_matmul_nt_panel(a, bt, c, j0, j1):
     """c[:, j0:j1] += a @ bt[j0:j1].T, in 4x4 blocks of dot products over k."""
@@ -85,7 +74,7 @@ def {name}(a, bt, c):
     """c += a @ bt.T (a: [m, k], bt: [n, k], c: [m, n]), panels of columns in {loop}."""
     n = bt.shape[0]
     for p in {loop}((n + {panel} - 1) // {panel}):
-        {block}(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
+        tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
 '''
 
 MATMUL_NN = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -97,16 +86,7 @@ def {name}(a, b, c):
         for k in range(k_size):
             bt[j, k] = b[k, j]
     for p in {loop}((n + {panel} - 1) // {panel}):
-        {block}(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
-'''
-
-TRANSPOSE = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}(b, bt):
-    """bt = b.T (b: [k, n], bt: [n, k])."""
-    k_size, n = b.shape
-    for j in {loop}(n):
-        for k in range(k_size):
-            bt[j, k] = b[k, j]
+        tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
 '''
 
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -132,7 +112,7 @@ def {name}(x, w, out, sh, sw, dh, dw):
                             pixel = x[image, c, y * sh + u * dh, z * sw + v * dw]
                             columns[row, (c * kh + u) * kw + v] = pixel
         result = out[image].reshape(out_channels, oh * ow)
-        {block}(weights, columns, result, 0, oh * ow)
+        tsjit_matmul_nt_panel(weights, columns, result, 0, oh * ow)
 '''
 
 
@@ -143,14 +123,10 @@ class Kernel:
     template: str
 
     def source(self, name: str, parallel: bool) -> str:
-        """The parallel variant: panels in prange, 4x4 register blocks. The serial one (for
-        calls below the parallel grain): plain dot products, which compile several times
-        faster."""
         return self.template.format(
             name=name,
             parallel="parallel=True, " if parallel else "",
             loop="prange" if parallel else "range",
-            block="tsjit_matmul_nt_panel" if parallel else "tsjit_matmul_nt_simple",
             panel=PANEL,
         )
 
@@ -159,9 +135,8 @@ LIBRARY_KERNELS: dict[str, Kernel] = {
     "matmul_nt": Kernel(MATMUL_NT),
     "matmul_nn": Kernel(MATMUL_NN),
     "conv2d": Kernel(CONV2D),
-    "transpose": Kernel(TRANSPOSE),
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 
-LIBRARY_HELPERS = SIMPLE_KERNEL + "\n\n" + PANEL_KERNEL
+LIBRARY_HELPERS = PANEL_KERNEL
 """The numba functions the kernels call, emitted once in front of them."""

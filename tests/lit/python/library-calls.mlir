@@ -1,19 +1,15 @@
 // RUN: xdsl-opt %s -t python | filecheck %s
 
-// A library declaration brings its kernel source: the shared helpers (plain dot products,
-// 4x4 register blocks), then a parallel variant (panels in prange, blocked) and a serial one
-// (range, plain: quick to compile for the small calls that run it). A function that calls a library kernel gets the
+// A library declaration brings its kernel source: the shared panel helper, then a parallel
+// (prange) and a serial (range) variant. A function that calls a library kernel gets the
 // two variants and the dispatcher, even without a loop of its own; each variant calls the
 // kernel's variant of the same kind.
-// CHECK:       def tsjit_matmul_nt_simple(a, bt, c, j0, j1):
 // CHECK:       def tsjit_matmul_nt_panel(a, bt, c, j0, j1):
 // CHECK:       @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // CHECK-NEXT:  def tsjit_matmul_nt_f32_parallel(a, bt, c):
 // CHECK:           for p in prange(
-// CHECK-NEXT:          tsjit_matmul_nt_panel(a, bt, c,
 // CHECK:       def tsjit_matmul_nt_f32_serial(a, bt, c):
 // CHECK:           for p in range(
-// CHECK-NEXT:          tsjit_matmul_nt_simple(a, bt, c,
 // CHECK:       def mm_parallel(x, w, out):
 // CHECK-NEXT:      tsjit_matmul_nt_f32_parallel(x, w, out)
 // CHECK:       def mm_serial(x, w, out):
