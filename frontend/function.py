@@ -26,6 +26,7 @@ from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
 
 Signature = tuple[Attribute, ...]
+GUARDED = "shapes checked by frontend.shape_guard"  # part of the disk cache's fact key
 
 
 class CompiledCall:
@@ -50,7 +51,7 @@ class ScriptFunction:
             Argument(a.name_hint or f"arg{i}", a.type) for i, a in enumerate(entry.body.block.args)
         ]
         self._compiled: dict[Signature, CompiledCall] = {}
-        self._checked_shapes: set[tuple[Any, ...]] = set()
+        self._checked_shapes: dict[tuple[Any, ...], Signature | None] = {}  # -> exact, if needed
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
         self.variants: Any = None  # frontend.variants.Variants for structured arguments
@@ -138,7 +139,9 @@ class ScriptFunction:
             result = run_torch_ir(self.module, self.name, [prepare(v) for v in values])
         else:
             compiled = self._compiled.get(signature) or self._compile(signature)
-            self._check_shapes(signature, values)
+            exact = self._check_shapes(signature, values)
+            if exact is not None:  # the general code would be wrong for these shapes
+                compiled = self._compiled.get(exact) or self._compile(exact)
             self._fast_calls.remember(args, compiled.kernel)
             result = compiled.kernel(*[prepare(v) for v in values])
         if self.result_structure is not None:
@@ -157,44 +160,66 @@ class ScriptFunction:
         )
 
     def _compile(self, signature: Signature) -> CompiledCall:
-        from lowering.jit import compile_function
+        from lowering.jit import compile_program
 
         with self._lock:
             if signature in self._compiled:
                 return self._compiled[signature]
             text = format_signature(list(signature))
-            try:
-                source = self._python_source(text)
+            try:  # the source made for this program and signature before, else lowered now
+                source, kernel = compile_program(
+                    (self.graph, self.name, text),
+                    lambda: self._python_source(text),
+                    python_name(self.name),
+                )
             except PipelineError as err:
                 raise TypeError(
                     f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
                     f"{_first_line(err)}"
                 ) from err
-            compiled = CompiledCall(source, compile_function(source, python_name(self.name)))
+            compiled = CompiledCall(source, kernel)
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled
 
-    def _check_shapes(self, signature: Signature, values: list[Any]) -> None:
+    def _check_shapes(self, signature: Signature, values: list[Any]) -> Signature | None:
         """Dims written `?` must still agree at run time (e.g. both sides of a broadcast).
 
-        Each distinct set of concrete shapes is checked once, through the shape rules.
+        Each distinct set of concrete shapes is checked once, through the shape rules. Returns
+        the exact-shape signature to compile for when the code for `signature` would be wrong
+        for these shapes (an intermediate `?` dim is 1 and gets broadcast: `frontend.shape_guard`).
         """
         shapes = tuple(getattr(v, "shape", None) for v in values)
         if shapes in self._checked_shapes:
-            return
+            return self._checked_shapes[shapes]
         exact = ",".join(
             format_signature([s]).split("[")[0] + "[" + ",".join(map(str, v.shape)) + "]"
             if _is_tensor(s) else format_signature([s])
             for s, v in zip(signature, values)
         )  # fmt: skip
-        try:
-            lower(self.module, Stage.TORCH_OPT, exact)
-        except PipelineError as err:
-            raise ValueError(
-                f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
-            ) from None
-        self._checked_shapes.add(shapes)
+        from lowering.jit import known_good, remember_good
+
+        exact_signature = None
+        if not known_good(self.graph, exact, GUARDED):  # checked in an earlier process
+            try:
+                lower(self.module, Stage.TORCH_OPT, exact)
+            except PipelineError as err:
+                raise ValueError(
+                    f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
+                ) from None
+            exact_signature = self._exact_signature_if_needed(signature, exact)
+            if exact_signature is None:
+                remember_good(self.graph, exact, GUARDED)
+        self._checked_shapes[shapes] = exact_signature
+        return exact_signature
+
+    def _exact_signature_if_needed(self, signature: Signature, exact: str) -> Signature | None:
+        from frontend.shape_guard import needs_exact_shapes, refined
+
+        general = refined(self.module, format_signature(list(signature)))
+        if not needs_exact_shapes(general, refined(self.module, exact)):
+            return None
+        return tuple(parse_signature(exact))
 
     def save(self, path: Any) -> None:
         """Write the program to one file (`frontend.load` reads it back, without the source)."""

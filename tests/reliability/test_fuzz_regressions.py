@@ -83,7 +83,23 @@ def index_select_of_0d(x):  # ZeroDivisionError in the lowering; shape [1] inste
     return torch.index_select(v1, -1, index), torch.index_select(x * 2, 0, index.view(1))
 
 
+def subtract_first_column(x):  # x[:, 0:1] is `?` wide in general: was read as x's width
+    return x - x[:, 0:1], x * x[..., -1:]
+
+
+def squeeze_of_a_chunk(x):  # the chunk's `?` width is 1 here: squeeze() kept it
+    _, b, c = torch.chunk(x.softmax(0), 3, 1)
+    return torch.squeeze(c), b.squeeze(1)
+
+
+def broadcast_slice_of_the_input(x):  # x[2:3] is 1 row: broadcast against x
+    return x[2:3] + x, (x[1:2] * 2).expand_as(x)
+
+
 CASES: list[tuple[Any, tuple[Any, ...]]] = [
+    (subtract_first_column, (np.arange(12, dtype=np.float32).reshape(3, 4),)),
+    (squeeze_of_a_chunk, (np.arange(10, dtype=np.float32).reshape(2, 5, 1) / 7,)),
+    (broadcast_slice_of_the_input, (np.arange(12, dtype=np.float32).reshape(4, 3),)),
     (index_select_of_0d, (np.array(-2, dtype=np.int64),)),
     (float_of_string_constants, (F32,)),
     (integer_power_negative_exponent, (np.array([-3, -1, 1, 2], dtype=np.int64),)),
@@ -176,6 +192,23 @@ def test_fixed(fn: Any, args: tuple[Any, ...], backend: str) -> None:
 )
 def test_open(fn: Any, args: tuple[Any, ...]) -> None:
     assert_matches(frontend.script(fn)(*args), eager(fn, args))
+
+
+def test_exact_shapes_are_compiled_only_where_needed() -> None:
+    """The general code serves every shape it is right for; shapes that make a `?` dim 1 where
+    it is broadcast get their own exact-shape code (frontend/shape_guard.py)."""
+    fn = frontend.script(subtract_first_column)
+    for rows, cols in [(3, 4), (5, 4), (2, 7)]:
+        x = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols)
+        assert_matches(fn(x), eager(subtract_first_column, (x,)))
+    general = [s for s in fn._compiled if all(d == -1 for t in s for d in t.sizes)]
+    assert len(general) == 1
+    assert len(fn._compiled) == 4  # the general code and one exact version per shape set
+
+    plain = frontend.script(builtin_abs)
+    for rows in (3, 5, 9):
+        plain(np.ones((rows, 4), np.float32))
+    assert len(plain._compiled) == 1  # nothing to guard: one compile for all batch sizes
 
 
 def test_dynamic_dim_is_a_clear_error() -> None:
