@@ -26,7 +26,6 @@ from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
 
 Signature = tuple[Attribute, ...]
-GUARDED = "shapes checked by frontend.shape_guard"  # part of the disk cache's fact key
 
 
 class CompiledCall:
@@ -160,24 +159,20 @@ class ScriptFunction:
         )
 
     def _compile(self, signature: Signature) -> CompiledCall:
-        from lowering.jit import compile_program
+        from lowering.jit import compile_function
 
         with self._lock:
             if signature in self._compiled:
                 return self._compiled[signature]
             text = format_signature(list(signature))
-            try:  # the source made for this program and signature before, else lowered now
-                source, kernel = compile_program(
-                    (self.graph, self.name, text),
-                    lambda: self._python_source(text),
-                    python_name(self.name),
-                )
+            try:
+                source = self._python_source(text)
             except PipelineError as err:
                 raise TypeError(
                     f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
                     f"{_first_line(err)}"
                 ) from err
-            compiled = CompiledCall(source, kernel)
+            compiled = CompiledCall(source, compile_function(source, python_name(self.name)))
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled
@@ -197,19 +192,13 @@ class ScriptFunction:
             if _is_tensor(s) else format_signature([s])
             for s, v in zip(signature, values)
         )  # fmt: skip
-        from lowering.jit import known_good, remember_good
-
-        exact_signature = None
-        if not known_good(self.graph, exact, GUARDED):  # checked in an earlier process
-            try:
-                lower(self.module, Stage.TORCH_OPT, exact)
-            except PipelineError as err:
-                raise ValueError(
-                    f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
-                ) from None
-            exact_signature = self._exact_signature_if_needed(signature, exact)
-            if exact_signature is None:
-                remember_good(self.graph, exact, GUARDED)
+        try:
+            lower(self.module, Stage.TORCH_OPT, exact)
+        except PipelineError as err:
+            raise ValueError(
+                f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
+            ) from None
+        exact_signature = self._exact_signature_if_needed(signature, exact)
         self._checked_shapes[shapes] = exact_signature
         return exact_signature
 
