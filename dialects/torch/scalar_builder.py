@@ -58,8 +58,12 @@ class ScalarBuilder:
     # ---- arithmetic ----
 
     def add(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        """`x + y`; for bools torch's `True + True` is True: or (an i1 addi would wrap to 0,
+        and numba's `+` of two bools gives the int 2)."""
         if constant_value(y) == 0:
             return x
+        if _is_bool(x.type):
+            return self.or_(x, y)
         op = arith.AddfOp(x, y) if is_float_attr(x.type) else arith.AddiOp(x, y)
         return self.emit(op)
 

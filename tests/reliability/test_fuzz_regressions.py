@@ -96,7 +96,13 @@ def broadcast_slice_of_the_input(x):  # x[2:3] is 1 row: broadcast against x
     return x[2:3] + x, (x[1:2] * 2).expand_as(x)
 
 
+def add_bools(x):  # True + True was 2 (numba's +) or False (i1 addi), torch says True
+    v2 = x.add(x)
+    return v2 + 2.5, (x + x).bitwise_and(True), torch.add(x, x.logical_not())
+
+
 CASES: list[tuple[Any, tuple[Any, ...]]] = [
+    (add_bools, (np.array([[True, False], [True, True]]),)),
     (subtract_first_column, (np.arange(12, dtype=np.float32).reshape(3, 4),)),
     (squeeze_of_a_chunk, (np.arange(10, dtype=np.float32).reshape(2, 5, 1) / 7,)),
     (broadcast_slice_of_the_input, (np.arange(12, dtype=np.float32).reshape(4, 3),)),
