@@ -234,3 +234,23 @@ def test_traced_and_mixed_modules_round_trip_in_a_fresh_process(tmp_path: Path) 
         out = tmp_path / f"{name}.npz"
         run_fresh(path, inputs, out)
         np.testing.assert_array_equal(np.load(out)["arr_0"], expected)
+
+
+def test_example_models_round_trip_in_a_fresh_process(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from models import EncoderBlock, MnistCnn
+
+    torch.manual_seed(4)
+    x = torch.rand(2, 1, 28, 28)
+    tokens, mask = torch.randn(2, 5, 32), torch.tensor([[0, 0, 0, 1, 1], [0, 0, 0, 0, 0]]) > 0
+    cases = {
+        "mnist": (frontend.script(MnistCnn().eval()), [x.numpy()]),
+        "encoder": (frontend.script(EncoderBlock().eval()), [tokens.numpy(), mask.numpy()]),
+    }
+    for name, (program, inputs) in cases.items():
+        path = tmp_path / f"{name}.tsj"
+        program.save(path)
+        expected = np.asarray(program(*inputs))
+        out = tmp_path / f"{name}.npz"
+        run_fresh(path, inputs, out)
+        np.testing.assert_array_equal(np.load(out)["arr_0"], expected)
