@@ -89,10 +89,19 @@ class ScalarBuilder:
         return self.sub(self.const(0, x), x)
 
     def floordiv(self, x: SSAValue, y: SSAValue) -> SSAValue:
-        """Division rounded down: `floor(x / y)` for floats, Python's `//` for integers."""
-        if is_float_attr(x.type):
-            return self.floor(self.div(x, y))
-        return self.emit(arith.FloorDivSIOp(x, y))
+        """Division rounded down: Python's `//` for integers, `floor(x / y)` for floats with
+        the infinities of torch's fmod-based quotient: `+-inf // y` is nan, and a finite
+        nonzero `x // +-inf` of the other sign is -1 (floor(-0.0) would give -0)."""
+        if not is_float_attr(x.type):
+            return self.emit(arith.FloorDivSIOp(x, y))
+        zero, inf = self.const(0.0, x), self.const(float("inf"), x)
+        floored = self.floor(self.div(x, y))
+        opposite_signs = self.cmp("lt", self.mul(x, y), zero)  # 0 * inf is nan: not below 0
+        y_inf = self.cmp("eq", self.abs(y), inf)
+        floored = self.select(self.and_(y_inf, opposite_signs), self.const(-1.0, x), floored)
+        x_inf = self.cmp("eq", self.abs(x), inf)
+        nan = self.const(float("nan"), x)
+        return self.select(self.and_(x_inf, self.cmp("ne", y, zero)), nan, floored)
 
     def truncdiv(self, x: SSAValue, y: SSAValue) -> SSAValue:
         """Division rounded toward zero (C semantics for integers)."""

@@ -57,7 +57,7 @@ BINOPS: dict[type[Operation], str] = {
     arith.AddfOp: "+", arith.SubfOp: "-", arith.MulfOp: "*", arith.DivfOp: "/",
     arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.FloorDivSIOp: "//",
     arith.AndIOp: "&", arith.OrIOp: "|", arith.XOrIOp: "^",
-    arith.ShLIOp: "<<", arith.ShRSIOp: ">>", math.FPowIOp: "**", math.IPowIOp: "**",
+    arith.ShLIOp: "<<", arith.ShRSIOp: ">>", math.FPowIOp: "**",
 }
 
 # numba keeps float32 through all of these (measured: math.tanh(f32) -> f32); math.floor,
@@ -92,6 +92,8 @@ EXPRS: dict[type[Operation], str] = {
     # a Newton step, which gives NaN at 0 and inf (measured); 4x slower, but right.
     math.RsqrtOp: "{T}(1.0 / math.sqrt(np.float64({0})))",
     math.FmaOp: "{0} * {1} + {2}",
+    # torch (and MLIR): a negative exponent gives 0 unless the base is 1 or -1 (numba: INT64_MIN).
+    math.IPowIOp: "{0} ** {1} if {1} >= 0 else (1 - 2 * ({1} & 1)) * ({0} == -1) + ({0} == 1)",
 }
 
 # Casts give their exact type. {S0} / {U0}: operand 0 read as signed / unsigned.

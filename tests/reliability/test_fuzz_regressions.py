@@ -134,6 +134,10 @@ def floor_division_of_infinity(x):
     return x.div(2, rounding_mode="floor"), x // 2.0
 
 
+def floor_division_by_infinity(x):
+    return x // float("inf"), x // float("-inf"), torch.floor_divide(x, x.abs() - 4)
+
+
 def product_of_a_slice(x0):
     return x0[2:4:1].prod(), torch.prod(x0[-1], 0)
 
@@ -143,6 +147,17 @@ def log_softmax_of_size_one_slice(x0):
     return v2.log_softmax(-2, dtype=torch.float32)
 
 
+CASES += [  # fixed: the python target's ipowi (numba's `**` gave INT64_MIN for 0 ** -1)
+    (zero_to_a_negative_integer_power, (np.array([-3, -1, 0, 1, 2], dtype=np.int64),)),
+    (zero_to_a_negative_integer_power, (np.array([-3, -1, 0, 1, 2], dtype=np.int32),)),
+]
+CASES += [  # fixed: float floor division of +-inf is nan, -1 // inf is -1 (torch's fmod-based)
+    (
+        floor_division_of_infinity,
+        (np.array([-np.inf, np.inf, 3.0, -1.0, 0.0, np.nan], np.float32),),
+    ),
+    (floor_division_by_infinity, (np.array([-1.0, 1.0, 0.0, np.inf, -2.5], np.float32),)),
+]
 CASES += [  # fixed: linalg-bufferize no longer walks a stale xDSL worklist entry
     (log_softmax_of_size_one_slice, (np.ones((1, 3, 1), np.float32),)),
     (product_of_a_slice, (np.arange(1, 6, dtype=np.float32),)),
@@ -150,19 +165,8 @@ CASES += [  # fixed: linalg-bufferize no longer walks a stale xDSL worklist entr
 
 RUNTIME_ONE = "a `?` dim that is 1 at run time is not broadcast (no run-time check)"
 OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
-    (
-        zero_to_a_negative_integer_power,
-        (np.array([-3, -1, 0, 1, 2], dtype=np.int64),),
-        "the python target writes math.ipowi as `**`: numba gives INT64_MIN for 0 ** -1 "
-        "(MLIR and torch: 0)",
-    ),
     (slice_by_argument_then_broadcast, (np.arange(4, dtype=np.float32), 1), RUNTIME_ONE),
     (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1), RUNTIME_ONE),
-    (
-        floor_division_of_infinity,
-        (np.array([-np.inf, np.inf, 3.0], np.float32),),
-        "floor division payload is floor(x / y); torch's fmod-based one gives nan for +-inf",
-    ),
 ]
 
 
