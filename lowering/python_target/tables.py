@@ -19,6 +19,10 @@ import numba
 import numpy as np
 from numba import prange
 
+from lowering.python_target import numba_fixes
+
+numba_fixes.apply()  # before anything below compiles: numba bugs that give wrong results
+
 # No nnan/ninf: NaN and inf must behave as in numpy and PyTorch.
 FASTMATH = {"reassoc", "contract", "arcp", "nsz"}
 
