@@ -21,6 +21,7 @@ from frontend.runtime import (
     to_array,
     to_caller_kind,
 )
+from frontend.shape_guard import ShapeGuard
 from frontend.trace_calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
@@ -50,7 +51,7 @@ class ScriptFunction:
             Argument(a.name_hint or f"arg{i}", a.type) for i, a in enumerate(entry.body.block.args)
         ]
         self._compiled: dict[Signature, CompiledCall] = {}
-        self._checked_shapes: dict[tuple[Any, ...], Signature | None] = {}  # -> exact, if needed
+        self._shape_guard = ShapeGuard(self)  # calls the general code would get wrong
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
         self.variants: Any = None  # frontend.variants.Variants for structured arguments
@@ -137,17 +138,21 @@ class ScriptFunction:
 
             result = run_torch_ir(self.module, self.name, [prepare(v) for v in values])
         else:
-            compiled = self._compiled.get(signature) or self._compile(signature)
-            exact = self._check_shapes(signature, values)
-            if exact is not None:  # the general code would be wrong for these shapes
-                compiled = self._compiled.get(exact) or self._compile(exact)
-            self._fast_calls.remember(args, compiled.kernel)
-            result = compiled.kernel(*[prepare(v) for v in values])
+            result = self._run_compiled(args, signature, values)
         if self.result_structure is not None:
             from frontend.script_control import regroup_tuples
 
             result = regroup_tuples(list(result), self.result_structure)
         return to_caller_kind(result, kind)
+
+    def _run_compiled(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
+        compiled = self._compiled.get(signature) or self._compile(signature)
+        exact = self._shape_guard.check(signature, values)
+        if exact is not None:  # the general code would be wrong for these shapes or ints
+            compiled = exact.compiled()
+        if self._shape_guard.fast_path_safe(signature):
+            self._fast_calls.remember(args, compiled.kernel)
+        return compiled.kernel(*[prepare(v) for v in values])
 
     def _is_plain_compiled(self) -> bool:
         """Calls go straight to one compiled kernel (the fast path applies)."""
@@ -176,39 +181,6 @@ class ScriptFunction:
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled
-
-    def _check_shapes(self, signature: Signature, values: list[Any]) -> Signature | None:
-        """Dims written `?` must still agree at run time (e.g. both sides of a broadcast).
-
-        Each distinct set of concrete shapes is checked once, through the shape rules. Returns
-        the exact-shape signature to compile for when the code for `signature` would be wrong
-        for these shapes (an intermediate `?` dim is 1 and gets broadcast: `frontend.shape_guard`).
-        """
-        shapes = tuple(getattr(v, "shape", None) for v in values)
-        if shapes in self._checked_shapes:
-            return self._checked_shapes[shapes]
-        exact = ",".join(
-            format_signature([s]).split("[")[0] + "[" + ",".join(map(str, v.shape)) + "]"
-            if _is_tensor(s) else format_signature([s])
-            for s, v in zip(signature, values)
-        )  # fmt: skip
-        try:
-            lower(self.module, Stage.TORCH_OPT, exact)
-        except PipelineError as err:
-            raise ValueError(
-                f"{self.name}(): arguments of shapes {exact} do not fit: {_first_line(err)}"
-            ) from None
-        exact_signature = self._exact_signature_if_needed(signature, exact)
-        self._checked_shapes[shapes] = exact_signature
-        return exact_signature
-
-    def _exact_signature_if_needed(self, signature: Signature, exact: str) -> Signature | None:
-        from frontend.shape_guard import needs_exact_shapes, refined
-
-        general = refined(self.module, format_signature(list(signature)))
-        if not needs_exact_shapes(general, refined(self.module, exact)):
-            return None
-        return tuple(parse_signature(exact))
 
     def save(self, path: Any) -> None:
         """Write the program to one file (`frontend.load` reads it back, without the source)."""
@@ -249,12 +221,6 @@ def _default_spec(t: Attribute) -> str:
     if isinstance(t, ValueTensorType):
         return format_signature([t]) if t.is_fully_known else "f32[?]"
     return format_signature([t])
-
-
-def _is_tensor(t: Attribute) -> bool:
-    from dialects.torch.types import ValueTensorType
-
-    return isinstance(t, ValueTensorType)
 
 
 def _first_line(err: Exception) -> str:

@@ -3,25 +3,149 @@
 A call signature keeps every dim `?` except size-1 dims, and the compiled code assumes a `?`
 dim is not 1: two `?` dims of a broadcast are taken to be equal, `squeeze()` keeps a `?` dim.
 An intermediate value can still have a `?` dim that is 1 for some concrete input shapes (a
-slice `x[2:3]`, a chunk, a reshape of the input's size). `needs_exact_shapes` refines the
-program's types for the general signature and for the call's exact shapes, side by side,
-and reports whether such a dim meets an op that would broadcast or squeeze it; the caller
-then compiles (once per shape set) for the exact shapes instead.
+slice `x[2:3]`, a chunk, a reshape of the input's size) or `int` argument values (`x[:n]`,
+`torch.ones([n, 3])` with `n == 1`). `ShapeGuard.check` refines the program's types for the
+general signature and for the call's exact shapes with those `int` arguments as constants,
+side by side, and reports whether such a dim meets an op that would broadcast or squeeze it;
+the caller then runs code compiled (once per shape set and int values) for exactly that.
 
-Dims that come from `int` arguments (`x[:n]`) stay `?` in both and are not seen here.
+`int` arguments that feed shapes are found once per signature (their value changes a type);
+calls of such a function are checked for every new value, so they skip the fast path, which
+keys `int` arguments by type only. The exact refinement also rejects `int` values that make
+shapes disagree (`x[:2] + x` for a 4-element `x`) with a clear error, where the general code
+would read out of bounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
-from dialects.torch.types import DYN, ValueTensorType
-from lowering.pipeline import make_context
+from dialects.torch.ops.prim import ConstantIntOp
+from dialects.torch.types import DYN, IntType, ValueTensorType
+from lowering.pipeline import PipelineError, Stage, lower, make_context
+from lowering.signature import format_signature, parse_signature
 from lowering.torch_inline import TorchInlinePass
 from lowering.torch_refine_types import TorchRefineTypesPass
+
+if TYPE_CHECKING:
+    from frontend.function import CompiledCall, ScriptFunction
+
+Signature = tuple[Attribute, ...]
+PROBE_SIZE = 6  # the size given to `?` dims when looking for `int` arguments that feed shapes
+
+
+class Specialization:
+    """Code for one call that the general code would get wrong: `function` (the scripted
+    function, or a copy with `int` arguments as constants) compiled for `signature`."""
+
+    def __init__(self, function: ScriptFunction, signature: Signature) -> None:
+        self.function = function
+        self.signature = signature
+
+    def compiled(self) -> CompiledCall:
+        fn = self.function
+        return fn._compiled.get(self.signature) or fn._compile(self.signature)
+
+
+class ShapeGuard:
+    """Per scripted function: which calls need exact-shape (and exact-int) code."""
+
+    def __init__(self, function: ScriptFunction) -> None:
+        self.function = function
+        self.checked: dict[tuple[Any, ...], Specialization | None] = {}
+        self.shape_ints: dict[Signature, tuple[int, ...]] = {}  # positions, per signature
+        self.variants: dict[tuple[tuple[int, int], ...], ScriptFunction] = {}
+
+    def fast_path_safe(self, signature: Signature) -> bool:
+        """Whether one kernel serves every call with these argument types and shapes (no
+        `int` argument feeds a shape)."""
+        return not self.int_positions(signature)
+
+    def check(self, signature: Signature, values: list[Any]) -> Specialization | None:
+        """Dims written `?` must still agree at run time (e.g. both sides of a broadcast).
+
+        Each distinct set of concrete shapes (and values of `int` arguments that feed shapes)
+        is checked once, through the shape rules. Returns what to run instead when the code
+        for `signature` would be wrong for these shapes; a ValueError when they do not fit.
+        """
+        positions = self.int_positions(signature)
+        ints = tuple((i, int(values[i])) for i in positions)
+        key = (tuple(getattr(v, "shape", None) for v in values), ints)
+        if key in self.checked:
+            return self.checked[key]
+        fn = self.function
+        exact = exact_signature_text(signature, values)
+        module = with_int_constants(fn.module, fn.name, dict(ints)) if ints else fn.module
+        try:
+            lower(module, Stage.TORCH_OPT, exact)
+        except PipelineError as err:
+            shown = exact + "".join(f", {fn.arguments[i].name}={v}" for i, v in ints)
+            raise ValueError(
+                f"{fn.name}(): arguments of shapes {shown} do not fit: {first_line(err)}"
+            ) from None
+        general = refined(fn.module, format_signature(list(signature)))
+        specialization = None
+        if needs_exact_shapes(general, refined(module, exact)):
+            target = self._variant(ints, module) if ints else fn
+            specialization = Specialization(target, tuple(parse_signature(exact)))
+        self.checked[key] = specialization
+        return specialization
+
+    def int_positions(self, signature: Signature) -> tuple[int, ...]:
+        """The `int` arguments whose value changes some type of the program (they feed a
+        shape): all of them if setting them to 1 does (with every `?` dim of the arguments
+        set to 6, so that `x[:1]` is known to be 1 long), else none."""
+        if signature not in self.shape_ints:
+            fn = self.function
+            ints = {i: 1 for i, t in enumerate(signature) if isinstance(t, IntType)}
+            positions: tuple[int, ...] = ()
+            if ints:
+                text = format_signature(list(signature)).replace("?", str(PROBE_SIZE))
+                try:
+                    probe = refined(with_int_constants(fn.module, fn.name, ints), text)
+                    differs = types_differ(refined(fn.module, text), probe)
+                except Exception:  # an int of 1 makes the program ill-typed: it feeds shapes
+                    differs = True
+                positions = tuple(ints) if differs else ()
+            self.shape_ints[signature] = positions
+        return self.shape_ints[signature]
+
+    def _variant(self, ints: tuple[tuple[int, int], ...], module: ModuleOp) -> ScriptFunction:
+        from frontend.function import ScriptFunction
+
+        if ints not in self.variants:
+            fn = self.function
+            self.variants[ints] = ScriptFunction(module, fn.name, fn.python_fn)
+        return self.variants[ints]
+
+
+def exact_signature_text(signature: Signature, values: list[Any]) -> str:
+    """`signature` with every tensor's dims replaced by the call's concrete sizes."""
+    entries = []
+    for s, v in zip(signature, values):
+        text = format_signature([s])
+        if isinstance(s, ValueTensorType):
+            text = text.split("[")[0] + "[" + ",".join(map(str, v.shape)) + "]"
+        entries.append(text)
+    return ",".join(entries)
+
+
+def with_int_constants(module: ModuleOp, name: str, values: dict[int, int]) -> ModuleOp:
+    """A copy of `module` whose function `name` reads `torch.constant.int`s instead of its
+    `int` arguments at the given positions (the arguments stay, unused)."""
+    copy = module.clone()
+    entry = next(op for op in copy.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name)
+    block = entry.body.block
+    for index, value in sorted(values.items()):
+        constant = ConstantIntOp(value)
+        block.insert_op_before(constant, block.first_op)  # type: ignore[arg-type]
+        block.args[index].replace_all_uses_with(constant.result)
+    return copy
 
 
 def refined(module: ModuleOp, signature: str) -> ModuleOp:
@@ -44,8 +168,24 @@ def needs_exact_shapes(general: ModuleOp, exact: ModuleOp) -> bool:
     return False
 
 
+def types_differ(general: ModuleOp, exact: ModuleOp) -> bool:
+    """Whether some op's result types differ between the two refinements."""
+    return any(
+        g_op.name != e_op.name or list(g_op.result_types) != list(e_op.result_types)
+        for g_op, e_op in zip(_ops(general), _ops(exact), strict=False)
+    )
+
+
+def first_line(err: Exception) -> str:
+    text = str(err).splitlines()[0]
+    return text.removeprefix("pass 'torch-refine-types' failed: ").removeprefix(
+        "torch-refine-types: "
+    )
+
+
 def _ops(module: ModuleOp) -> Iterator[Operation]:
-    return iter(module.walk())
+    """The ops in order, without constants (an `int` argument made constant adds one)."""
+    return (op for op in module.walk() if not op.name.startswith("torch.constant."))
 
 
 def _shape(t: Attribute) -> tuple[int, ...] | None:

@@ -163,11 +163,12 @@ CASES += [  # fixed: linalg-bufferize no longer walks a stale xDSL worklist entr
     (product_of_a_slice, (np.arange(1, 6, dtype=np.float32),)),
 ]
 
-RUNTIME_ONE = "a `?` dim that is 1 at run time is not broadcast (no run-time check)"
-OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
-    (slice_by_argument_then_broadcast, (np.arange(4, dtype=np.float32), 1), RUNTIME_ONE),
-    (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1), RUNTIME_ONE),
+CASES += [  # fixed: `int` arguments that feed shapes are checked per value (shape_guard.py)
+    (slice_by_argument_then_broadcast, (np.arange(4, dtype=np.float32), 1)),
+    (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1)),
 ]
+
+OPEN: list[tuple[Any, tuple[Any, ...], str]] = []
 
 
 def eager(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -219,6 +220,25 @@ def test_exact_shapes_are_compiled_only_where_needed() -> None:
     for rows in (3, 5, 9):
         plain(np.ones((rows, 4), np.float32))
     assert len(plain._compiled) == 1  # nothing to guard: one compile for all batch sizes
+
+
+def test_int_arguments_that_feed_shapes_are_checked_per_value() -> None:
+    """`x[:n] + x` broadcasts for n == 1 only, and does not fit for other n below len(x):
+    each value gets the right code or a clear error, whatever came before (no fast path)."""
+    fn = frontend.script(slice_by_argument_then_broadcast)
+    x = np.arange(4, dtype=np.float32)
+    for n in (4, 1, 4, 1, 9):
+        assert_matches(fn(x, n), eager(slice_by_argument_then_broadcast, (x, n)))
+    with pytest.raises(ValueError, match=r"slice_by_argument_then_broadcast\(\).*n=2"):
+        fn(x, 2)
+
+    def scale_by_argument(x, n: int):  # `n` feeds no shape: one kernel, the fast path
+        return x * n
+
+    scaled = frontend.script(scale_by_argument)
+    for n in (1, 2, 3):
+        assert_matches(scaled(x, n), eager(scale_by_argument, (x, n)))
+    assert len(scaled._compiled) == 1 and len(scaled._fast_calls.kernels) == 1
 
 
 def test_dynamic_dim_is_a_clear_error() -> None:

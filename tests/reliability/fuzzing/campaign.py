@@ -53,11 +53,6 @@ class Summary:
         total = sum(self.counts.values())
         failed = sum(self.counts[k] for k in FAILURES)
         lines = [f"ran {total} programs with seed {seed}: {failed} failures"]
-        if self.counts["dynamic-one"]:
-            lines.append(
-                f"  and {self.counts['dynamic-one']} known wrong results where a `?` dim is 1 "
-                "at run time (see fuzzing/executors.py: dynamic-one)"
-            )
         lines += [f"  {kind}: {n}" for kind, n in sorted(self.counts.items())]
         if self.rejected:
             lines.append("  most common rejections (tsjit gives a clear error, PyTorch runs it):")

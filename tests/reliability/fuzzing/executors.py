@@ -13,10 +13,10 @@ Outcome kinds:
   references run over the torch IR) does not;
 - `unstable`: a mismatch that also appears between the reference and the reference on
   inputs perturbed by a few ulp (the program is ill-conditioned, not miscompiled);
-- `dynamic-one`: a mismatch that goes away when the program is compiled for the exact
-  input shapes with its `int` arguments as constants: a dim that is `?` when compiled for
-  the general signature is 1 at run time and was meant to broadcast or be squeezed (the
-  compiled code assumes such a dim is not 1; a known open problem, counted apart).
+
+A mismatch's detail says whether the interpreter agrees and whether the program compiled for
+its exact input shapes, with its `int` arguments as constants, is right (then the general
+code missed a `?` dim that is 1 at run time: `frontend/shape_guard.py`'s business).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        return self.kind in ("crash", "mismatch", "interpreter-mismatch", "dynamic-one")
+        return self.kind in ("crash", "mismatch", "interpreter-mismatch")
 
     def same_failure(self, other: Outcome) -> bool:
         """Whether `other` is the same bug (for shrinking): same kind and error type."""
@@ -92,9 +92,8 @@ def check_program(program: Program, lib: Eager, interpreter: bool = True) -> Out
     if problem is not None:
         if is_unstable(program, lib, expected):
             return Outcome("unstable", problem)
-        if exact_specialization_agrees(program, lib, expected):
-            return Outcome("dynamic-one", problem)
-        return Outcome("mismatch", problem + interpreter_note(program, lib, expected))
+        notes = interpreter_note(program, lib, expected) + exact_note(program, lib, expected)
+        return Outcome("mismatch", problem + notes)
     if interpreter:
         try:
             interpreted, _ = run_tsjit(program, lib, backend="interpreter")
@@ -140,6 +139,12 @@ def is_unstable(program: Program, lib: Eager, expected: Any) -> bool:
     except Exception:
         return True
     return difference(expected, again, float32_involved(program)) is not None
+
+
+def exact_note(program: Program, lib: Eager, expected: Any) -> str:
+    if exact_specialization_agrees(program, lib, expected):
+        return "\ncompiled for the exact shapes and int values: agrees with the reference"
+    return ""
 
 
 def exact_specialization_agrees(program: Program, lib: Eager, expected: Any) -> bool:
