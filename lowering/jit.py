@@ -10,6 +10,10 @@ truncated) is rewritten, never imported. Modules are memoized in-process by sour
 numba's own files for a module (`__pycache__/<stem>.*.nbi` index, `.nbc` data) are checked
 before the module is imported: numba fails on every call when one is damaged instead of
 compiling again, so a damaged set is deleted and numba rebuilds it.
+
+A program's text may hold shared modules in front of its main module
+(`lowering/program_text.py`): each is an entry of its own, imported before the main module
+that imports it by name, so equal kernels of different programs are compiled once.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from lowering.program_text import module_name, split_program
 
 _MODULES: dict[str, ModuleType] = {}
 _LOCK = threading.Lock()
@@ -46,7 +52,7 @@ def source_hash(source: str) -> str:
 
 def entry_path(source: str) -> Path:
     """Where `source` lives in the cache: `tsjit_<sha256[:24]>.py`."""
-    return cache_dir() / f"tsjit_{source_hash(source)[:24]}.py"
+    return cache_dir() / f"{module_name(source)}.py"
 
 
 def write_entry(path: Path, source: str) -> bool:
@@ -126,8 +132,12 @@ def _whole_pickles(file: Path) -> bool:
 
 
 def compile_function(source: str, name: str) -> Callable[..., Any]:
-    """The function `name` of `source`: a numba dispatcher, compiled on its first call."""
-    module = load_module(source)
+    """The function `name` of the program `source` (its main module): a numba dispatcher,
+    compiled on its first call, or a plain Python function calling such."""
+    shared, main = split_program(source)
+    for module_source in shared:
+        load_module(module_source)
+    module = load_module(main)
     function = getattr(module, name, None)
     if function is None:
         raise KeyError(f"generated source {module.__file__} defines no function '{name}'")

@@ -4,15 +4,23 @@
 numba's compile time grows faster than linearly with a function's size (its parfor passes
 walk the whole function), so a model lowered to one function of thousands of lines (ResNet-18:
 ~2700) compiles in minutes. Outlined, every loop nest is a small kernel compiled on its own,
-and nests that differ only in names (the same conv or elementwise loop at the same weight
-shapes) become one kernel called several times.
+and nests that differ only in names or in their integer sizes (the same conv or elementwise
+loop on 64 or on 128 channels, at batch 1 or 4) become one kernel called several times. The
+python target then writes each kernel into a module of its own, named by its content, so equal
+kernels of other programs, or of the same program at other shapes, are compiled only once; the
+function they came from is left with allocations and calls, and runs as plain Python.
 
 **Expects:** the `loops` stage (`scf.parallel`/`scf.for`/`scf.if`/`scf.while` on memrefs).
 **Produces:** the same functions where every top-level `scf.parallel` or `scf.for` of a function
 with at least `min-nests` of them is a `func.call` of a new function `@<function>.k<n>` taking
 the values the nest reads from outside (memrefs, indices, scalars; constants are copied in) and
-returning its results; structurally equal kernels are created once. Declarations (external
-library kernels) and smaller functions are left alone.
+returning its results. Index constants other than 0 that the nest uses become arguments
+too, so kernels differing only in sizes (batch 1 or 4) are equal; 0 stays, and so does a loop
+step (a `prange` loop needs its step known). Values in kernels have no name hints (one
+kernel serves several layers). Structurally equal kernels are created once. Kernels carry
+the unit attribute `tsjit.outlined`; a function that was outlined and that no `func.call`
+names carries `tsjit.host` (the python target emits it as plain Python). Declarations
+(external library kernels) and smaller functions are left alone.
 """
 
 from __future__ import annotations
@@ -21,12 +29,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 NESTS = (scf.ParallelOp, scf.ForOp)
+OUTLINED = "tsjit.outlined"  # a kernel made by this pass
+HOST = "tsjit.host"  # a function whose nests were all outlined; nothing calls it
 
 
 @dataclass(frozen=True)
@@ -39,12 +49,15 @@ class ScfOutlineKernelsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
         kernels: dict[str, func.FuncOp] = {}
+        called = {c.callee.root_reference.data for c in op.walk() if isinstance(c, func.CallOp)}
         for function in functions:
             nests = [o for o in function.body.block.ops if isinstance(o, NESTS)]
             if len(nests) < self.min_nests:
                 continue
             for nest in nests:
                 outline(nest, function, kernels, op)
+            if function.sym_name.data not in called:
+                function.attributes[HOST] = UnitAttr()
 
 
 def outline(
@@ -68,8 +81,8 @@ def outline(
 
 
 def external_values(nest: Operation) -> list[SSAValue]:
-    """Values used inside `nest` but defined outside it, in first-use order (constants are
-    copied into the kernel instead, so loop bounds stay known to numba)."""
+    """Values used inside `nest` but defined outside it, in first-use order; constants are
+    copied into the kernel instead, but for index sizes (`is_size`)."""
     inside: set[SSAValue] = set()
     for op in nest.walk():
         inside.update(op.results)
@@ -78,17 +91,58 @@ def external_values(nest: Operation) -> list[SSAValue]:
                 inside.update(block.args)
     seen: dict[SSAValue, None] = {}
     for op in nest.walk():
-        for operand in op.operands:
-            if operand not in inside and not isinstance(operand.owner, arith.ConstantOp):
+        steps = loop_steps(op)
+        for position, operand in enumerate(op.operands):
+            if operand in inside:
+                continue
+            constant = operand.owner if isinstance(operand.owner, arith.ConstantOp) else None
+            if constant is None or (is_size(constant) and position not in steps):
                 seen.setdefault(operand)
     return list(seen)
+
+
+def is_size(constant: arith.ConstantOp) -> bool:
+    """An index constant that is a size or an offset (not 0): a kernel argument."""
+    value = constant.value
+    return (
+        isinstance(constant.result.type, IndexType)
+        and isinstance(value, IntegerAttr)
+        and value.value.data != 0
+    )
+
+
+def loop_steps(op: Operation) -> list[int]:
+    """The operand positions of the steps of an `scf.for` / `scf.parallel`."""
+    if isinstance(op, scf.ForOp):
+        return [2]
+    if isinstance(op, scf.ParallelOp):
+        rank = len(op.step)
+        return list(range(2 * rank, 3 * rank))
+    return []
+
+
+def keep_constant_steps(kernel_block: Block, inputs: list[SSAValue]) -> None:
+    """Loops of the kernel stepping by an argument that stands for a constant step by a copy
+    of the constant instead (so numba sees a unit step and may use `prange`)."""
+    constants = {
+        arg: value.owner
+        for arg, value in zip(kernel_block.args, inputs)
+        if isinstance(value.owner, arith.ConstantOp)
+    }
+    for op in kernel_block.walk():
+        for position in loop_steps(op):
+            constant = constants.get(op.operands[position])
+            if constant is not None:
+                copy = constant.clone()
+                Rewriter.insert_op(copy, InsertPoint.at_start(kernel_block))
+                op.operands = [
+                    copy.result if i == position else v for i, v in enumerate(op.operands)
+                ]
 
 
 def build_kernel(nest: Operation, inputs: list[SSAValue], name: str) -> func.FuncOp:
     block = Block(arg_types=[v.type for v in inputs])
     mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
-    for value, arg in zip(inputs, block.args):
-        arg.name_hint = value.name_hint
     for op in nest.walk():
         for operand in op.operands:
             if operand not in mapping and isinstance(operand.owner, arith.ConstantOp):
@@ -97,20 +151,28 @@ def build_kernel(nest: Operation, inputs: list[SSAValue], name: str) -> func.Fun
                 mapping[operand] = constant.result
     clone = nest.clone(value_mapper=mapping)
     block.add_op(clone)
+    keep_constant_steps(block, inputs)
     block.add_op(func.ReturnOp(*clone.results))
+    drop_name_hints(clone)
     ftype = FunctionType.from_lists([a.type for a in block.args], [r.type for r in clone.results])
-    return func.FuncOp(name, ftype, Region(block))
+    kernel = func.FuncOp(name, ftype, Region(block))
+    kernel.attributes[OUTLINED] = UnitAttr()
+    return kernel
+
+
+def drop_name_hints(op: Operation) -> None:
+    for inner in op.walk():
+        for value in inner.results:
+            value.name_hint = None
+        for region in inner.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    arg.name_hint = None
 
 
 def canonical_text(kernel: func.FuncOp) -> str:
     """The kernel's body and signature without its name or value names (for sharing)."""
     clone = kernel.clone()
-    for op in clone.walk():
-        for value in op.results:
-            value.name_hint = None
-        for region in op.regions:
-            for block in region.blocks:
-                for arg in block.args:
-                    arg.name_hint = None
+    drop_name_hints(clone)
     clone.sym_name = kernel.sym_name.__class__("k")
     return str(clone)

@@ -67,6 +67,8 @@ class FunctionEmitter:
     parallel_depth: int = 0
     uses_prange: bool = False
     allow_prange: bool = True
+    plain: bool = False  # plain Python, no numba decorator (a host that only calls kernels)
+    prange_bounds: list[str] = field(default_factory=list[str])  # upper bounds of the pranges
     arg_names: list[str] = field(default_factory=list[str])
 
     # -- names and lines --
@@ -110,10 +112,12 @@ class FunctionEmitter:
         for arg, name in zip(block.args, args):
             if not isinstance(arg.type, MemRefType | IndexType) and arg.type != IntegerType(1):
                 self.line(f"{name} = {dtype_of(arg.type)}({name})")
+        self.allow_prange &= not self.plain
         self.emit_ops(block)
         parallel = "parallel=True, " if self.uses_prange else ""
         name = self.symbols[op.sym_name.data]
-        head = [f"@numba.njit({parallel}{DECORATOR})", f"def {name}({', '.join(args)}):"]
+        head = [] if self.plain else [f"@numba.njit({parallel}{DECORATOR})"]
+        head.append(f"def {name}({', '.join(args)}):")
         return "\n".join(head + self.lines) + "\n"
 
     def emit_ops(self, block: Block) -> Operation | None:
@@ -222,6 +226,8 @@ class FunctionEmitter:
             is_prange = dim == 0 and step == "1" and not reduced and self.parallel_depth == 0
             is_prange &= self.allow_prange
             self.uses_prange |= is_prange
+            if is_prange:
+                self.prange_bounds.append(ub)
             loop = "prange" if is_prange else "range"
             self.depth = outer + dim
             self.line(f"for {self.define(iv)} in {loop}({loop_bounds(lb, ub, step)}):")

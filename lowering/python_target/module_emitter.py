@@ -11,10 +11,18 @@ from xdsl.dialects import builtin, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.utils.target import Target
 
-from lowering.linalg_to_library_calls import is_library_declaration, library_kernel
+from lowering.linalg_to_library_calls import is_library_declaration
+from lowering.program_text import join_program
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, fresh_name, sanitize
-from lowering.python_target.library_kernels import LIBRARY_HELPERS, LIBRARY_KERNELS
+from lowering.python_target.shared_modules import (
+    HOST,
+    SharedModule,
+    called_declarations,
+    is_shareable,
+    kernel_module,
+    library_module,
+)
 from lowering.python_target.tables import HEADER, HELPERS, PythonEmitError, dtype_of
 
 # ---- module emission and the target ----
@@ -82,11 +90,19 @@ def dispatcher(
     args = emitter.arg_names
     arrays = [a for a, arg in zip(args, op.body.block.args) if isinstance(arg.type, MemRefType)]
     size = " + ".join(f"{a}.size" for a in arrays) if arrays else "0"
+    condition = f"{size} >= PARALLEL_GRAIN"
+    bounds = list(dict.fromkeys(emitter.prange_bounds))
+    if bounds and all(b in args or b.isdigit() for b in bounds):
+        # numba parallelizes only the outermost loop: one of one iteration gains nothing
+        condition += (
+            f" and max({', '.join(bounds)}, 0) > 1" if len(bounds) > 1 else f" and {bounds[0]} > 1"
+        )
     parallel, serial = variants
     return (
         f"def {name}({', '.join(args)}):\n"
-        f'    """Runs {parallel} on at least PARALLEL_GRAIN array elements, else {serial}."""\n'
-        f"    if {size} >= PARALLEL_GRAIN:\n"
+        f'    """Runs {parallel} on at least PARALLEL_GRAIN array elements and more than one\n'
+        f'    iteration of a parallel loop, else {serial}."""\n'
+        f"    if {condition}:\n"
         f"        return {parallel}({', '.join(args)})\n"
         f"    return {serial}({', '.join(args)})\n"
     )
@@ -110,21 +126,38 @@ def emit_function_variants(
     return [*sources, dispatcher(symbols[symbol], fast, op, names)]
 
 
-def library_sources(
+def library_modules(
     libraries: Sequence[func.FuncOp], symbols: dict[str, str], parallel: set[str]
-) -> list[str]:
-    """The kernels that library calls name, each in its parallel and serial variant."""
-    if not libraries:
-        return []
-    sources = [LIBRARY_HELPERS]
+) -> dict[str, SharedModule]:
+    """The shared module of each library kernel the module calls, by IR symbol."""
     parallel_names = variant_symbols(symbols, parallel, "parallel")
     serial_names = variant_symbols(symbols, parallel, "serial")
-    for op in libraries:
-        symbol = op.sym_name.data
-        kernel = LIBRARY_KERNELS[library_kernel(op)]
-        sources.append(kernel.source(parallel_names[symbol], parallel=True))
-        sources.append(kernel.source(serial_names[symbol], parallel=False))
-    return sources
+    return {
+        op.sym_name.data: library_module(op, (symbols[s], parallel_names[s], serial_names[s]))
+        for op in libraries
+        for s in [op.sym_name.data]
+    }
+
+
+def outlined_module(
+    op: func.FuncOp,
+    symbols: dict[str, str],
+    parallel: set[str],
+    declarations: dict[str, func.FuncOp],
+    libraries: dict[str, SharedModule],
+) -> SharedModule:
+    """The shared module of a kernel of `scf-outline-kernels`, its functions named `kernel*`."""
+    symbol = op.sym_name.data
+    own_symbols = {**symbols, symbol: "kernel"}
+    helpers: set[str] = set()
+    variants = emit_function_variants(op, own_symbols, parallel, helpers)
+    own, importer = [own_symbols[symbol]], [symbols[symbol]]
+    if symbol in parallel:
+        for suffix in ("parallel", "serial"):
+            own.append(variant_symbols(own_symbols, parallel, suffix)[symbol])
+            importer.append(variant_symbols(symbols, parallel, suffix)[symbol])
+    callees = called_declarations(op, declarations)
+    return kernel_module(variants, own, importer, callees, libraries, helpers, symbols)
 
 
 def emit_python(module: ModuleOp) -> str:
@@ -133,6 +166,8 @@ def emit_python(module: ModuleOp) -> str:
     A function with parallel loops is emitted twice, `f_parallel` (`prange`) and `f_serial`
     (`range`), behind a plain Python `f` that picks one by the size of its array arguments:
     small calls then pay no thread launch, and numba compiles only the variant that runs.
+    Library kernels and outlined kernels go to shared modules in front of the main module
+    (`lowering/program_text.py`); a `tsjit.host` function is plain Python calling them.
     """
     all_funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
     kernels = [op for op in all_funcs if is_custom_kernel(op)]
@@ -144,14 +179,27 @@ def emit_python(module: ModuleOp) -> str:
             raise PythonEmitError(f"python target: cannot emit top-level op '{op.name}'")
     symbols = function_symbols([*funcs, *constants, *kernels, *libraries])
     parallel = parallel_functions(funcs, symbols, {op.sym_name.data for op in libraries})
+    declarations = {op.sym_name.data: op for op in [*kernels, *libraries]}
+    shared_libraries = library_modules(libraries, symbols, parallel)
+    shared = list(shared_libraries.values())
     helpers: set[str] = set()
-    bodies = [text for f in funcs for text in emit_function_variants(f, symbols, parallel, helpers)]
+    bodies: list[str] = []
+    for f in funcs:
+        if is_shareable(f, declarations):
+            shared.append(outlined_module(f, symbols, parallel, declarations, shared_libraries))
+        elif HOST in f.attributes:
+            bodies.append(FunctionEmitter(symbols, plain=True).emit_function(f))
+        else:
+            bodies.extend(emit_function_variants(f, symbols, parallel, helpers))
     arrays = [global_definition(op, symbols[op.sym_name.data]) for op in constants]
     bindings = custom_kernel_bindings(kernels, symbols)
-    library = library_sources(libraries, symbols, parallel)
-    return "\n\n".join(
-        [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, *library, *bodies]
+    imports = "".join(m.import_line() for m in shared)
+    main = "\n\n".join(
+        [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, imports, *bodies]
+        if imports
+        else [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, *bodies]
     )
+    return join_program([m.source for m in shared], main)
 
 
 @dataclass(frozen=True)

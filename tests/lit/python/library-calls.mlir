@@ -1,15 +1,20 @@
 // RUN: xdsl-opt %s -t python | filecheck %s
 
-// A library declaration brings its kernel source: the shared panel helper, then a parallel
-// (prange) and a serial (range) variant. A function that calls a library kernel gets the
-// two variants and the dispatcher, even without a loop of its own; each variant calls the
-// kernel's variant of the same kind.
+// A library declaration brings its kernel in a shared module of its own, named by its content
+// (compiled once for every program that calls it): the panel helper, a parallel (prange) and a
+// serial (range) variant, and a dispatcher by size. The main module imports them; a function
+// that calls a library kernel gets the two variants and the dispatcher, even without a loop of
+// its own; each variant calls the kernel's variant of the same kind.
+// CHECK:       # ==== module tsjit_[[LIB:[0-9a-f]+]] ====
 // CHECK:       def tsjit_matmul_nt_panel(a, bt, c, j0, j1):
 // CHECK:       @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // CHECK-NEXT:  def tsjit_matmul_nt_f32_parallel(a, bt, c):
 // CHECK:           for p in prange(
 // CHECK:       def tsjit_matmul_nt_f32_serial(a, bt, c):
 // CHECK:           for p in range(
+// CHECK:       def tsjit_matmul_nt_f32(*args):
+// CHECK:       # ==== main module ====
+// CHECK:       from tsjit_[[LIB]] import tsjit_matmul_nt_f32, tsjit_matmul_nt_f32_parallel, tsjit_matmul_nt_f32_serial
 // CHECK:       def mm_parallel(x, w, out):
 // CHECK-NEXT:      tsjit_matmul_nt_f32_parallel(x, w, out)
 // CHECK:       def mm_serial(x, w, out):

@@ -1,0 +1,105 @@
+"""Library kernels and outlined loop kernels as modules of their own (`lowering/program_text.py`).
+
+A shared module holds one kernel, written so that its text depends only on the kernel:
+- a library kernel (`func.call @tsjit.conv2d_f32`): its parallel and serial variants and a
+  Python dispatcher that picks one by the size of the array arguments;
+- a kernel of `scf-outline-kernels` (`tsjit.outlined`): named `kernel` (`kernel_parallel`,
+  `kernel_serial` and the dispatcher `kernel` when it has parallel loops), importing the
+  library kernels it calls and binding the custom-op kernels it calls.
+The importing module binds each exported name to its own (`from tsjit_... import kernel as
+f_k3`). Two kernels of one program that differ only in their memref shapes are one module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import func, memref
+
+from lowering.linalg_to_library_calls import library_kernel
+from lowering.program_text import module_name
+from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
+from lowering.python_target.function_emitter import sanitize
+from lowering.python_target.library_kernels import LIBRARY_HELPERS, LIBRARY_KERNELS
+from lowering.python_target.tables import HEADER, HELPERS
+
+OUTLINED = "tsjit.outlined"  # the attribute `scf-outline-kernels` gives its kernels
+HOST = "tsjit.host"  # ... and the functions it outlined all loop nests of
+
+
+@dataclass(frozen=True)
+class SharedModule:
+    """The source of a shared module and the names it gives its importer (own -> importer's)."""
+
+    source: str
+    exports: tuple[tuple[str, str], ...]
+
+    @property
+    def name(self) -> str:
+        return module_name(self.source)
+
+    def import_line(self) -> str:
+        pairs = (own if own == theirs else f"{own} as {theirs}" for own, theirs in self.exports)
+        names = ", ".join(pairs)
+        return f"from {self.name} import {names}\n"
+
+
+LIBRARY_DISPATCHER = '''def {name}(*args):
+    """Runs {name}_parallel on at least PARALLEL_GRAIN array elements, else {name}_serial."""
+    if sum(a.size for a in args if isinstance(a, np.ndarray)) >= PARALLEL_GRAIN:
+        return {name}_parallel(*args)
+    return {name}_serial(*args)
+'''
+
+
+def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule:
+    """The module of one library kernel; `names` are the importer's (dispatcher, parallel,
+    serial) names for it."""
+    kernel = LIBRARY_KERNELS[library_kernel(op)]
+    base = sanitize(op.sym_name.data)
+    parts = [
+        HEADER,
+        LIBRARY_HELPERS,
+        kernel.source(f"{base}_parallel", parallel=True),
+        kernel.source(f"{base}_serial", parallel=False),
+        LIBRARY_DISPATCHER.format(name=base),
+    ]
+    own = (base, f"{base}_parallel", f"{base}_serial")
+    return SharedModule("\n\n".join(parts), tuple(zip(own, names)))
+
+
+def is_shareable(op: func.FuncOp, declarations: dict[str, func.FuncOp]) -> bool:
+    """An outlined kernel that calls only library and custom kernels and reads no global."""
+    if OUTLINED not in op.attributes:
+        return False
+    for inner in op.walk():
+        if isinstance(inner, memref.GetGlobalOp):
+            return False
+        if isinstance(inner, func.CallOp) and inner.callee.root_reference.data not in declarations:
+            return False
+    return True
+
+
+def kernel_module(
+    variants: list[str],
+    own: list[str],
+    importer: list[str],
+    callees: list[func.FuncOp],
+    libraries: dict[str, SharedModule],
+    helpers: set[str],
+    symbols: dict[str, str],
+) -> SharedModule:
+    """The module of an outlined kernel emitted as `variants` (named `own`, which the importer
+    calls `importer`), with the imports and bindings of the kernels it calls."""
+    imports = [libraries[c.sym_name.data].import_line() for c in callees if not is_custom_kernel(c)]
+    bindings = custom_kernel_bindings([c for c in callees if is_custom_kernel(c)], symbols)
+    parts = [HEADER, *(HELPERS[h] for h in sorted(helpers)), *imports, *bindings, *variants]
+    return SharedModule("\n\n".join(parts), tuple(zip(own, importer)))
+
+
+def called_declarations(op: func.FuncOp, declarations: dict[str, func.FuncOp]) -> list[func.FuncOp]:
+    """The declarations `op` calls, in first-call order."""
+    called = [
+        inner.callee.root_reference.data for inner in op.walk() if isinstance(inner, func.CallOp)
+    ]
+    return [declarations[name] for name in dict.fromkeys(called) if name in declarations]
