@@ -29,10 +29,11 @@ func.func @unary(%x: f32) -> f32 {
   func.return %fma : f32
 }
 
-// Float min/max: maximumf/minimumf propagate NaN (np.maximum), maxnumf/minnumf ignore it.
+// Float min/max: maximumf/minimumf propagate NaN (a compare and a select, which vectorizes),
+// maxnumf/minnumf ignore it.
 // CHECK-LABEL: def minmax(a, b):
-// CHECK:           hi = np.maximum(a, b)
-// CHECK-NEXT:      lo = np.minimum(a, b)
+// CHECK:           hi = a if (a > b) | (a != a) else b
+// CHECK-NEXT:      lo = a if (a < b) | (a != a) else b
 // CHECK-NEXT:      hin = np.fmax(a, b)
 // CHECK-NEXT:      lon = np.fmin(a, b)
 func.func @minmax(%a: f64, %b: f64) -> (f64, f64, f64, f64) {

@@ -1,0 +1,55 @@
+// RUN: xdsl-opt %s -p scf-unroll-reductions | filecheck %s
+
+// A row max: 8 accumulators in a main loop of step 8, a tail loop for the rest, then the
+// accumulators combined with the same (NaN-propagating) max.
+// CHECK-LABEL: func.func @rowmax
+// CHECK:         %[[N:.*]] = arith.subi %k, %c0 : index
+// CHECK:         %[[REST:.*]] = arith.remsi %[[N]], %{{.*}} : index
+// CHECK:         %[[MAIN_UB:.*]] = arith.subi %k, %[[REST]] : index
+// CHECK:         %[[M0:[0-9]+]], %[[M1:[0-9]+]], {{.*}} = scf.for %{{.*}} = %c0 to %[[MAIN_UB]] step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-8:   arith.maximumf
+// CHECK:           scf.yield
+// CHECK:         %[[TAIL:.*]] = scf.for %{{.*}} = %[[MAIN_UB]] to %k step %c1 iter_args(%{{.*}} = %[[M0]]) -> (f32) {
+// CHECK:         arith.maximumf %[[TAIL]], %[[M1]] : f32
+// CHECK-COUNT-6: arith.maximumf
+// CHECK:         memref.store
+func.func @rowmax(%x: memref<?x?xf32>, %out: memref<?xf32>, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ninf = arith.constant 0xff800000 : f32
+  %m = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %ninf) -> (f32) {
+    %v = memref.load %x[%c0, %j] : memref<?x?xf32>
+    %r = arith.maximumf %acc, %v : f32
+    scf.yield %r : f32
+  }
+  memref.store %m, %out[%c0] : memref<?xf32>
+  func.return
+}
+
+// Sums vectorize already; a loop that stores, or uses its accumulator twice, is left alone.
+// CHECK-LABEL: func.func @left$alone
+// CHECK-COUNT-3: scf.for %{{.*}} = %c0 to %k step %c1
+// CHECK-NOT:     scf.for
+func.func @left$alone(%x: memref<?xf32>, %k: index) -> (f32, f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %s = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%j] : memref<?xf32>
+    %r = arith.addf %acc, %v : f32
+    scf.yield %r : f32
+  }
+  %t = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%j] : memref<?xf32>
+    memref.store %acc, %x[%j] : memref<?xf32>
+    %r = arith.maximumf %acc, %v : f32
+    scf.yield %r : f32
+  }
+  %u = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%j] : memref<?xf32>
+    %w = arith.mulf %acc, %v : f32
+    %r = arith.maximumf %acc, %w : f32
+    scf.yield %r : f32
+  }
+  func.return %s, %t, %u : f32, f32, f32
+}
