@@ -94,25 +94,38 @@ def {name}(x, w, out, sh, sw, dh, dw):
     """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v].
 
     Per image: the windows of x as rows of a column matrix (im2col), then the nt matmul of
-    the weights [o, c*u*v] with it into out[b] seen as [o, y*z].
+    the weights [o, c*u*v] with it into out[b] seen as [o, y*z]. Several images run in
+    {loop} over images; one image runs in {loop} over panels of {panel} output positions.
     """
     batch, channels = x.shape[0], x.shape[1]
     out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
-    oh, ow = out.shape[2], out.shape[3]
-    q = channels * kh * kw
-    weights = w.reshape(out_channels, q)
-    for image in {loop}(batch):
-        columns = np.empty((oh * ow, q), dtype=x.dtype)
-        for y in range(oh):
-            for z in range(ow):
-                row = y * ow + z
-                for c in range(channels):
-                    for u in range(kh):
-                        for v in range(kw):
-                            pixel = x[image, c, y * sh + u * dh, z * sw + v * dw]
-                            columns[row, (c * kh + u) * kw + v] = pixel
-        result = out[image].reshape(out_channels, oh * ow)
-        tsjit_matmul_nt_panel(weights, columns, result, 0, oh * ow)
+    positions = out.shape[2] * out.shape[3]
+    weights = w.reshape(out_channels, channels * kh * kw)
+    if batch > 1:
+        for image in {loop}(batch):
+            columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
+            tsjit_im2col_rows(x, image, columns, 0, positions, out.shape[3], sh, sw, dh, dw, kh, kw)
+            result = out[image].reshape(out_channels, positions)
+            tsjit_matmul_nt_panel(weights, columns, result, 0, positions)
+    elif batch == 1:
+        columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
+        result = out[0].reshape(out_channels, positions)
+        for p in {loop}((positions + {panel} - 1) // {panel}):
+            lo, hi = p * {panel}, min(p * {panel} + {panel}, positions)
+            tsjit_im2col_rows(x, 0, columns, lo, hi, out.shape[3], sh, sw, dh, dw, kh, kw)
+            tsjit_matmul_nt_panel(weights, columns, result, lo, hi)
+'''
+
+IM2COL_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_im2col_rows(x, image, columns, lo, hi, ow, sh, sw, dh, dw, kh, kw):
+    """Rows lo..hi of the im2col matrix of x[image]: row y*ow + z holds the window at (y, z)."""
+    for row in range(lo, hi):
+        y, z = row // ow, row % ow
+        for c in range(x.shape[1]):
+            for u in range(kh):
+                for v in range(kw):
+                    pixel = x[image, c, y * sh + u * dh, z * sw + v * dw]
+                    columns[row, (c * kh + u) * kw + v] = pixel
 '''
 
 
@@ -138,5 +151,5 @@ LIBRARY_KERNELS: dict[str, Kernel] = {
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 
-LIBRARY_HELPERS = PANEL_KERNEL
+LIBRARY_HELPERS = PANEL_KERNEL + "\n\n" + IM2COL_KERNEL
 """The numba functions the kernels call, emitted once in front of them."""
