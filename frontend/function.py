@@ -173,10 +173,13 @@ class ScriptFunction:
             try:
                 source = self._python_source(text)
             except PipelineError as err:
-                raise TypeError(
+                from frontend.error_location import with_location
+
+                message = (
                     f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
                     f"{_first_line(err)}"
-                ) from err
+                )
+                raise TypeError(with_location(self, message, text)) from err
             compiled = CompiledCall(source, compile_function(source, python_name(self.name)))
             self._compiled[signature] = compiled
             self._last_signature = signature

@@ -84,10 +84,11 @@ class ShapeGuard:
         try:
             lower(module, Stage.TORCH_OPT, exact)
         except PipelineError as err:
+            from frontend.error_location import with_location
+
             shown = exact + "".join(f", {fn.arguments[i].name}={v}" for i, v in ints)
-            raise ValueError(
-                f"{fn.name}(): arguments of shapes {shown} do not fit: {first_line(err)}"
-            ) from None
+            message = f"{fn.name}(): arguments of shapes {shown} do not fit: {first_line(err)}"
+            raise ValueError(with_location(fn, message, exact, dict(ints))) from None
         general = refined(fn.module, format_signature(list(signature)))
         specialization = None
         if needs_exact_shapes(general, refined(module, exact)):

@@ -5,7 +5,7 @@
 - corpus/bad_traces.py: `frontend.trace(..., strict=True)` raises `TraceError` naming the
   marked `file:line` (or, for bad inputs/outputs, the argument or the output);
 - corpus/bad_calls.py: programs that script but are ill-typed for their arguments raise
-  `TypeError`/`ValueError` naming the function at the call.
+  `TypeError`/`ValueError` naming the function at the call and showing the marked line.
 None may raise an internal error (AttributeError, KeyError, ...) or take more than 60 s.
 """
 
@@ -70,3 +70,6 @@ def test_ill_typed_call_is_a_clear_error(case: Case) -> None:
     assert internal_cause(error) is None, repr(internal_cause(error))
     assert str(error).startswith(f"{case.name}()"), str(error)
     assert re.search(case.message, str(error), re.IGNORECASE), str(error)
+    assert case.line is not None and case.col is not None
+    where = f'File "{case.path}", line {case.line}, column {case.col + 1}'
+    assert where in str(error), str(error)

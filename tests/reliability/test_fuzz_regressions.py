@@ -138,6 +138,11 @@ def floor_division_by_infinity(x):
     return x // float("inf"), x // float("-inf"), torch.floor_divide(x, x.abs() - 4)
 
 
+def softmax_of_empty(x):  # the interpreter's numpy max of an empty axis has no identity
+    v1 = torch.arange(-1.5, -1.5)
+    return v1.log_softmax(0, dtype=torch.float32), x[:0].softmax(0), x[:, :0].softmax(-1)
+
+
 def product_of_a_slice(x0):
     return x0[2:4:1].prod(), torch.prod(x0[-1], 0)
 
@@ -158,6 +163,7 @@ CASES += [  # fixed: float floor division of +-inf is nan, -1 // inf is -1 (torc
     ),
     (floor_division_by_infinity, (np.array([-1.0, 1.0, 0.0, np.inf, -2.5], np.float32),)),
 ]
+CASES += [(softmax_of_empty, (F32,))]  # fixed: softmax's eager reference on size 0
 CASES += [  # fixed: linalg-bufferize no longer walks a stale xDSL worklist entry
     (log_softmax_of_size_one_slice, (np.ones((1, 3, 1), np.float32),)),
     (product_of_a_slice, (np.arange(1, 6, dtype=np.float32),)),

@@ -43,8 +43,9 @@ def float_input(op: type[TorchOp], x: TensorMeta, dtype: DType | None = None) ->
 
 
 def softmax(x: Any, dim: int, log: bool) -> Any:
-    """Numerically stable: the maximum along `dim` is subtracted first."""
-    shifted = x - np.max(x, axis=dim, keepdims=True)
+    """Numerically stable: the maximum along `dim` is subtracted first (an empty `dim`: -inf,
+    so a tensor of size 0 gives an empty result, not numpy's "no identity" error)."""
+    shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         total = np.sum(np.exp(shifted), axis=dim, keepdims=True)
         return shifted - np.log(total) if log else np.exp(shifted) / total

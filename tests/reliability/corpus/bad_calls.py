@@ -5,8 +5,9 @@ Shape and dtype rules run when a call fixes the argument types, so these fail at
 with a `TypeError` (a rule rejects the types: "f() cannot run with (x: f32[?]): <op>: ...")
 or a `ValueError` (the concrete sizes do not fit: "f(): arguments of shapes ... do not fit"),
 never with an internal traceback. The error names the function and, through the rule's
-message, the op. Each docstring is `error: <regex>`; arguments are `ARGS[name]` (default: one
-float32 array of shape [2, 3]).
+message, the op, and shows the source line marked `# <-- col N` (`frontend/error_location.py`).
+Each docstring is `error: <regex>`; arguments are `ARGS[name]` (default: one float32 array of
+shape [2, 3]).
 """
 
 import numpy as np
@@ -38,135 +39,135 @@ ARGS = {
 
 def mm_of_vectors(x, y):
     """error: mm: expected 2-D tensors"""
-    return torch.mm(x, y)
+    return torch.mm(x, y)  # <-- col 11
 
 
 def broadcast_mismatch(x, y):
     """error: do not fit.*cannot be broadcast"""
-    return x + y
+    return x + y  # <-- col 11
 
 
 def matmul_inner_mismatch(x, y):
     """error: do not fit|cannot be multiplied|matmul"""
-    return x @ y
+    return x @ y  # <-- col 11
 
 
 def view_wrong_numel(x):
     """error: do not fit|view|invalid for input of size"""
-    return x.view(5)
+    return x.view(5)  # <-- col 11
 
 
 def sum_dim_out_of_range(x):
     """error: Dimension out of range"""
-    return x.sum(3)
+    return x.sum(3)  # <-- col 11
 
 
 def bitwise_of_floats(x, y):
     """error: bitwise_and"""
-    return x & y
+    return x & y  # <-- col 11
 
 
 def mean_of_ints(x):
     """error: mean.*floating point"""
-    return x.mean()
+    return x.mean()  # <-- col 11
 
 
 def permute_wrong_length(x):
     """error: permute"""
-    return x.permute(0, 1, 2)
+    return x.permute(0, 1, 2)  # <-- col 11
 
 
 def squeeze_dim_out_of_range(x):
     """error: Dimension out of range"""
-    return x.squeeze(4)
+    return x.squeeze(4)  # <-- col 11
 
 
 def transpose_dim_out_of_range(x):
     """error: Dimension out of range"""
-    return x.transpose(0, 5)
+    return x.transpose(0, 5)  # <-- col 11
 
 
 def expand_incompatible(x):
     """error: expand"""
-    return x.expand(4, 4)
+    return x.expand(4, 4)  # <-- col 11
 
 
 def where_float_condition(c, x):
     """error: where"""
-    return torch.where(c, x, x)
+    return torch.where(c, x, x)  # <-- col 11
 
 
 def index_select_float_index(x, i):
     """error: index_select"""
-    return torch.index_select(x, 0, i)
+    return torch.index_select(x, 0, i)  # <-- col 11
 
 
 def subtract_bools(a, b):
     """error: sub.*bool|Subtraction"""
-    return a - b
+    return a - b  # <-- col 11
 
 
 def stack_different_shapes(x, y):
     """error: stack|do not fit"""
-    return torch.stack([x, y])
+    return torch.stack([x, y])  # <-- col 11
 
 
 def conv2d_channel_mismatch(x, w):
     """error: conv2d|channels"""
-    return torch.conv2d(x, w)
+    return torch.conv2d(x, w)  # <-- col 11
 
 
 def select_out_of_range(x):
     """error: select|index|out of range"""
-    return x[5]
+    return x[5]  # <-- col 13
 
 
 def cat_different_ranks(x, y):
     """error: cat|do not fit|dim"""
-    return torch.cat([x, y])
+    return torch.cat([x, y])  # <-- col 11
 
 
 def bmm_batch_mismatch(x, y):
     """error: bmm|do not fit"""
-    return torch.bmm(x, y)
+    return torch.bmm(x, y)  # <-- col 11
 
 
 def linear_weight_mismatch(x, w):
     """error: linear|do not fit|multiplied"""
-    return torch.nn.functional.linear(x, w)
+    return torch.nn.functional.linear(x, w)  # <-- col 11
 
 
 def masked_fill_float_mask(x, m):
     """error: masked_fill.*bool|mask"""
-    return x.masked_fill(m, 0.0)
+    return x.masked_fill(m, 0.0)  # <-- col 11
 
 
 def gather_rank_mismatch(x, i):
     """error: gather"""
-    return torch.gather(x, 0, i)
+    return torch.gather(x, 0, i)  # <-- col 11
 
 
 def embedding_float_indices(w, i):
     """error: embedding"""
-    return torch.embedding(w, i)
+    return torch.embedding(w, i)  # <-- col 11
 
 
 def reshape_two_minus_ones(x):
     """error: reshape|-1|view"""
-    return x.reshape(-1, -1)
+    return x.reshape(-1, -1)  # <-- col 11
 
 
 def split_sizes_do_not_add_up(x):
     """error: split|do not fit"""
-    a, b = x.split([1, 5])
+    a, b = x.split([1, 5])  # <-- col 11
     return a
 
 
 def repeat_too_few(x):
     """error: repeat"""
-    return x.repeat(2)
+    return x.repeat(2)  # <-- col 11
 
 
 def max_pool_too_large(x):
     """error: max_pool2d|do not fit|size"""
-    return torch.max_pool2d(x, 3)
+    return torch.max_pool2d(x, 3)  # <-- col 11
