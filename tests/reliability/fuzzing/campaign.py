@@ -32,7 +32,7 @@ def make_program(seed: int, index: int, lib: Eager, templates: list[Template]) -
     return ProgramGenerator(lib, program_seed(seed, index), templates).generate()
 
 
-FAILURES = ("crash", "mismatch", "interpreter-mismatch", "hang", "died")
+FAILURES = ("crash", "mismatch", "interpreter-mismatch", "unlocated", "hang", "died")
 
 
 @dataclass

@@ -5,6 +5,7 @@ Outcome kinds:
 - `invalid`: the reference itself fails (the program is not a test: shrinking made it so);
 - `rejected`: tsjit refuses the program with a clear error (ScriptError, TypeError,
   ValueError, NotImplementedError) that no internal error caused;
+- `unlocated`: such a clear error that does not show the source line it is about;
 - `crash`: any other exception from tsjit (AttributeError, KeyError, a numba typing error,
   a pass that fails on an internal error...);
 - `mismatch`: compiled results differ from the reference beyond the dtype's tolerance, or
@@ -47,7 +48,7 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        return self.kind in ("crash", "mismatch", "interpreter-mismatch")
+        return self.kind in ("crash", "mismatch", "interpreter-mismatch", "unlocated")
 
     def same_failure(self, other: Outcome) -> bool:
         """Whether `other` is the same bug (for shrinking): same kind and error type."""
@@ -86,7 +87,9 @@ def check_program(program: Program, lib: Eager, interpreter: bool = True) -> Out
     try:
         actual, args_after = run_tsjit(program, lib)
     except Exception as err:
-        return Outcome(classify_error(err), describe_error(err))
+        kind = classify_error(err)
+        return Outcome("unlocated" if kind == "rejected" and not is_located(err) else kind,
+                       describe_error(err))  # fmt: skip
     relaxed = float32_involved(program)
     problem = difference(expected, actual, relaxed) or changed_arguments(program, args_after)
     if problem is not None:
@@ -199,6 +202,11 @@ def classify_error(err: BaseException) -> str:
     if len(chain) > 1 and type(chain[-1]) in (ValueError, RuntimeError, Exception):
         return "crash"  # xDSL's own complaint (a pass built broken IR), not a ShapeError
     return "rejected" if type(err).__name__ in CLEAR_ERRORS else "crash"
+
+
+def is_located(err: BaseException) -> bool:
+    """Whether the message shows a source line (`File "...", line N`, as ScriptError does)."""
+    return re.search(r'File ".*", line \d+', str(err)) is not None
 
 
 def describe_error(err: BaseException) -> str:

@@ -2,8 +2,9 @@
 
 A campaign's reproducers (`seed3_program123.py`) record failures of the code as it was; after
 fixes, each is run again in a fresh process (a crash or hang stays contained) and judged like
-the campaign judges programs: `ok`, `rejected`, `crash`, `mismatch` or `invalid` (the
-reference fails). Prints one line per file and a count per kind; exits 1 if any failed.
+the campaign judges programs (compiled, then by the torch-IR interpreter): `ok`, `rejected`,
+`unlocated`, `crash`, `mismatch`, `interpreter-mismatch` or `invalid` (the reference fails).
+Prints one line per file and a count per kind; exits 1 if any failed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-FAILED = ("crash", "mismatch", "hang", "died")
+FAILED = ("crash", "mismatch", "interpreter-mismatch", "unlocated", "hang", "died")
 CALL_LINES = ("actual = ", "print(")  # the reproducer's last lines: the tsjit call, the output
 
 
@@ -25,7 +26,13 @@ def judge(path: Path) -> dict[str, str]:
 
     import numpy as np
 
-    from fuzzing.executors import FLOAT32_SOURCES, classify_error, describe_error, difference
+    from fuzzing.executors import (
+        FLOAT32_SOURCES,
+        classify_error,
+        describe_error,
+        difference,
+        is_located,
+    )
     from fuzzing.library import eager_library
 
     source = path.read_text()
@@ -44,14 +51,22 @@ def judge(path: Path) -> dict[str, str]:
 
         lib = eager_library("auto")
         expected = lib.to_numpy(namespace["expected"])
-        try:
-            actual = frontend.script(namespace["program"])(*namespace["args"])  # type: ignore[operator]
-        except Exception as err:
-            return {"kind": classify_error(err), "detail": describe_error(err)}
-    problem = difference(expected, actual, bool(FLOAT32_SOURCES.search(source)))
-    return (
-        {"kind": "ok", "detail": ""} if problem is None else {"kind": "mismatch", "detail": problem}
-    )
+        relaxed = bool(FLOAT32_SOURCES.search(source))
+        for backend, wrong in (("compiled", "mismatch"), ("interpreter", "interpreter-mismatch")):
+            try:
+                function = frontend.script(namespace["program"], backend=backend)  # type: ignore[arg-type]
+                actual = function(*namespace["args"])  # type: ignore[operator]
+            except Exception as err:
+                kind = classify_error(err)
+                if backend == "interpreter":
+                    kind = "interpreter-mismatch"
+                elif kind == "rejected" and not is_located(err):
+                    kind = "unlocated"
+                return {"kind": kind, "detail": describe_error(err)}
+            problem = difference(expected, actual, relaxed)
+            if problem is not None:
+                return {"kind": wrong, "detail": problem}
+    return {"kind": "ok", "detail": ""}
 
 
 def judge_in_subprocess(path: Path, timeout: float) -> dict[str, str]:
