@@ -49,12 +49,24 @@ def w7_tiny(x):
     return x * 2 + 1
 
 
-def my_cell(x, h, w, b):
-    """The seed `MyCell` (Linear(4, 4) + `MyDecisionGate`), with the module inlined."""
-    y = F.linear(x, w, b)
-    if y.sum() > 0:
-        gated = y
-    else:
-        gated = -y
-    new_h = torch.tanh(gated + h)
-    return new_h, new_h
+class MyDecisionGate(torch.nn.Module):
+    """The seed tutorial's gate (examples.py): data-dependent control flow."""
+
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        else:
+            return -x
+
+
+class MyCell(torch.nn.Module):
+    """The seed tutorial's cell: Linear(4, 4), the gate, tanh."""
+
+    def __init__(self):
+        super().__init__()
+        self.dg = MyDecisionGate()
+        self.linear = torch.nn.Linear(4, 4)
+
+    def forward(self, x, h):
+        new_h = torch.tanh(self.dg(self.linear(x)) + h)
+        return new_h, new_h

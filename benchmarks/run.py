@@ -152,14 +152,15 @@ def add_ratios(results: dict[str, Any]) -> None:
 # ---- setup, table, JSON ----
 
 
-def configure_threads() -> dict[str, Any]:
-    """Every pool gets one thread per core; returns what each pool uses."""
+def configure_threads(threads: int | None) -> dict[str, Any]:
+    """Every pool gets `threads` threads (default: one per core); returns what each uses."""
     import numba
     import torch
 
     cores = os.cpu_count() or 1
-    torch.set_num_threads(cores)
-    numba.set_num_threads(min(cores, numba.config.NUMBA_NUM_THREADS))
+    wanted = threads or cores
+    torch.set_num_threads(wanted)
+    numba.set_num_threads(min(wanted, numba.config.NUMBA_NUM_THREADS))
     return {
         "cores": cores,
         "torch_threads": torch.get_num_threads(),
@@ -240,6 +241,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write results")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds of samples per timing")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold-start runs")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="threads for torch and numba (default: cores)"
+    )
     args = parser.parse_args(argv)
     unknown = set(args.workloads) - set(names)
     if unknown:
@@ -249,7 +253,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    threads = configure_threads()
+    threads = configure_threads(args.threads)
     info = machine()
     print(f"tsjit benchmarks, {info['date']}, {info['cpu']}, {threads}")
     selected = [w for w in WORKLOADS if not args.workloads or w.name in args.workloads]

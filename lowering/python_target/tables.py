@@ -28,7 +28,7 @@ FASTMATH = {"reassoc", "contract", "arcp", "nsz"}
 
 # A function with parallel loops runs them in parallel only when its array arguments hold at
 # least this many elements: a prange launch costs microseconds, more than small loops take.
-PARALLEL_GRAIN = 32768
+PARALLEL_GRAIN = 16384
 '''
 
 # numba has no scalar `.view`: an LLVM bitcast is the only cheap way to reinterpret bits.

@@ -6,7 +6,7 @@
 // CHECK-NEXT: import numpy as np
 // CHECK-NEXT: from numba import prange
 // CHECK:      FASTMATH = {"reassoc", "contract", "arcp", "nsz"}
-// CHECK:      PARALLEL_GRAIN = 32768
+// CHECK:      PARALLEL_GRAIN = 16384
 
 // The outer dim of a top-level scf.parallel is a prange, the inner dims are ranges. A
 // function with a prange also gets a serial twin, and a plain Python entry that picks one
