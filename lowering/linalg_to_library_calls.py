@@ -5,7 +5,8 @@ oneDNN (measured); register-blocked kernels (`lowering/python_target/library_ker
 close that gap. This pass recognizes the ops by their structure, never by a name:
 
 - **matmul**: three loops `(i, j, k)`, maps `(i, k)`, `(k, j)` or `(j, k)`, `-> (i, j)`;
-  `i`, `j` parallel, `k` a reduction; 2-D operands; body `out + a * b`.
+  `i`, `j` parallel, `k` a reduction; 2-D operands; body `out + a * b`; not when the right
+  operand is statically small (`SMALL_MATMUL` elements: loops do, and compile faster).
   -> `func.call @tsjit.matmul_nn_f32(%a, %b, %out)` or `@tsjit.matmul_nt_f32(%a, %bt, %out)`.
 - **conv2d** (NCHW, any stride and dilation): seven loops `(n, o, y, z, c, u, v)`, maps
   `(n, c, y * sh + u * dh, z * sw + v * dw)`, `(o, c, u, v)` `-> (n, o, y, z)`; the last
@@ -13,8 +14,14 @@ close that gap. This pass recognizes the ops by their structure, never by a name
   -> `func.call @tsjit.conv2d_f32(%x, %w, %out, sh, sw, dh, dw)`.
 
 The kernels accumulate into `%out` (which holds zeros or a bias), so the call replaces the op
-one for one. Operands are cast to fully dynamic memref types, so one declaration per kernel
-and element type serves every shape: `func.func private @tsjit.matmul_nt_f32(memref<?x?xf32>,
+one for one. An nn matmul inside `scf.for` / `scf.while` loops that do not write its right
+operand (an RNN's weights) gets that operand transposed once, by a `linalg.generic` copy in
+front of the outermost such loop, and runs the nt kernel inside (the nn kernel would transpose
+it on every call). A loop writes an operand when it may write its storage: the allocation or
+global it views; function arguments may be one another's storage; anything else may be any.
+
+Operands are cast to fully dynamic memref types, so one declaration per kernel and element
+type serves every shape: `func.func private @tsjit.matmul_nt_f32(memref<?x?xf32>,
 memref<?x?xf32>, memref<?x?xf32>) attributes {tsjit.library = "matmul_nt"}`.
 
 **Expects:** the `memref` stage (`linalg.generic` on memrefs, without results).
@@ -29,9 +36,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     Float32Type,
     Float64Type,
     IndexType,
@@ -40,9 +48,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -61,6 +69,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 LIBRARY_ATTR = "tsjit.library"
+SMALL_MATMUL = 1024
 DTYPES = {Float32Type(): "f32", Float64Type(): "f64"}
 
 
@@ -141,6 +150,13 @@ def ranks_are(values: Sequence[SSAValue], rank: int) -> bool:
 # ---- matching ----
 
 
+def is_small(matrix: SSAValue) -> bool:
+    """A right operand of statically at most `SMALL_MATMUL` elements (`Linear(4, 4)`): its
+    loops are fast enough, and compile much faster than a kernel."""
+    shape = matrix.type.get_shape()  # type: ignore[union-attr]
+    return all(size >= 0 for size in shape) and shape[0] * shape[1] <= SMALL_MATMUL
+
+
 def match_matmul(op: GenericOp) -> LibraryCall | None:
     kinds = iterator_kinds(op)
     if len(kinds) != 3 or not ranks_are(op.operands, 2):
@@ -163,7 +179,7 @@ def match_matmul(op: GenericOp) -> LibraryCall | None:
     map_a, map_b = maps[0], maps[1]
     if map_a != [i, k]:
         a, b, map_a, map_b = b, a, map_b, map_a
-    if map_a != [i, k]:
+    if map_a != [i, k] or is_small(b):
         return None
     if map_b == [j, k]:
         return LibraryCall("matmul_nt", (a, b, op.outputs[0]))
@@ -234,6 +250,8 @@ class ConvertContractionToLibraryCall(RewritePattern):
         call = match_matmul(op) or match_conv2d(op)
         if call is None:
             return
+        if call.kernel == "matmul_nn":
+            call = transpose_invariant_operand(op, call)
         symbol, types = declaration_symbol(op, call)
         operands: list[SSAValue] = []
         for value, type_ in zip(call.buffers, types):
@@ -247,6 +265,114 @@ class ConvertContractionToLibraryCall(RewritePattern):
             rewriter.insert(constant)
             operands.append(constant.result)
         rewriter.replace(op, func.CallOp(symbol, operands, []))
+
+
+# ---- loop-invariant right operands ----
+
+
+def transpose_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
+    """`a @ b` inside loops that do not write `b`: `bt = b.T` once in front of the outermost
+    such loop, and `matmul_nt(a, bt)` in place of `matmul_nn(a, b)`; else `call` as it is."""
+    a, b, out = call.buffers
+    loop = outermost_invariant_loop(op, b)
+    if loop is None:
+        return call
+    b_type = b.type
+    assert isinstance(b_type, MemRefType)
+    rows, cols = b_type.get_shape()
+    before = InsertPoint.before(loop)
+    sizes = []
+    for dim, size in ((1, cols), (0, rows)):
+        if size == DYNAMIC_INDEX:
+            index = arith.ConstantOp(IntegerAttr(dim, IndexType()))
+            dim_op = memref.DimOp(b, index)
+            Rewriter.insert_op([index, dim_op], before)
+            sizes.append(dim_op.result)
+    element = b_type.get_element_type()
+    bt = memref.AllocOp(sizes, (), MemRefType(element, [cols, rows]))
+    Rewriter.insert_op([bt, transpose_copy(b, bt.memref)], before)
+    return LibraryCall("matmul_nt", (a, bt.memref, out))
+
+
+def transpose_copy(source: SSAValue, dest: SSAValue) -> GenericOp:
+    """`dest[i, j] = source[j, i]` as a parallel `linalg.generic`."""
+    element = source.type.get_element_type()  # type: ignore[union-attr]
+    body = Block(arg_types=[element, element])
+    body.add_op(YieldOp(body.args[0]))
+    maps = [AffineMap.from_callable(lambda i, j: (j, i)), AffineMap.identity(2)]
+    parallel = IteratorTypeAttr(IteratorType.PARALLEL)
+    return GenericOp(
+        [source], [dest], Region(body), [AffineMapAttr(m) for m in maps], [parallel, parallel]
+    )
+
+
+def outermost_invariant_loop(op: Operation, buffer: SSAValue) -> Operation | None:
+    """The outermost `scf.for` / `scf.while` around `op` that `buffer` is defined outside of
+    and that writes nothing that may be `buffer`'s storage."""
+    found = None
+    where = storage(buffer)
+    loop = op.parent_op()
+    while loop is not None and not isinstance(loop, func.FuncOp):
+        if isinstance(loop, scf.ForOp | scf.WhileOp):
+            written = written_in(loop)
+            if loop.is_ancestor(defining_op(buffer)) or where is ANY or where in written:
+                break
+            if ANY in written:
+                break
+            found = loop
+        loop = loop.parent_op()
+    return found
+
+
+def defining_op(value: SSAValue) -> Operation:
+    if isinstance(value, OpResult):
+        return value.op
+    assert isinstance(value, BlockArgument)
+    parent = value.block.parent_op()
+    assert parent is not None
+    return parent
+
+
+ANY = "any storage"
+ARGUMENT = "a function argument"
+VIEWS = (
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.ReinterpretCastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+)
+
+
+def storage(buffer: SSAValue) -> object:
+    """What `buffer` views: its allocation, the name of its global, `ARGUMENT` for function
+    arguments (a caller may pass one array twice), else `ANY`."""
+    while isinstance(buffer, OpResult) and isinstance(buffer.op, VIEWS):
+        buffer = buffer.op.operands[0]
+    if isinstance(buffer, OpResult) and isinstance(buffer.op, memref.AllocOp | memref.AllocaOp):
+        return buffer
+    if isinstance(buffer, OpResult) and isinstance(buffer.op, memref.GetGlobalOp):
+        return str(buffer.op.name_)
+    if isinstance(buffer, BlockArgument) and isinstance(buffer.block.parent_op(), func.FuncOp):
+        return ARGUMENT
+    return ANY
+
+
+def written_in(loop: Operation) -> set[object]:
+    """The storage `loop` may write: linalg outputs, copy destinations, and every memref
+    operand of any op that is not a load, a dim or a view (a call may write what it gets)."""
+    written: set[object] = set()
+    for inner in loop.walk():
+        if inner is loop or isinstance(inner, (memref.LoadOp, memref.DimOp, *VIEWS)):
+            continue
+        if isinstance(inner, GenericOp):
+            targets: Sequence[SSAValue] = inner.outputs
+        elif isinstance(inner, memref.CopyOp):
+            targets = [inner.destination]
+        else:
+            targets = [v for v in inner.operands if isinstance(v.type, MemRefType)]
+        written |= {storage(v) for v in targets}
+    return written
 
 
 def is_library_declaration(op: Operation) -> bool:

@@ -11,11 +11,11 @@
 
 // x @ w.T (a linear layer): the nt kernel; static shapes are cast to dynamic ones.
 // CHECK-LABEL: func.func @linear$nt
-// CHECK:         %[[W:.*]] = "memref.cast"(%w) : (memref<4x8xf32>) -> memref<?x?xf32>
+// CHECK:         %[[W:.*]] = "memref.cast"(%w) : (memref<64x32xf32>) -> memref<?x?xf32>
 // CHECK:         func.call @tsjit.matmul_nt_f32(%x, %[[W]], %{{.*}}) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
 // CHECK-NOT:     linalg.generic
-func.func @linear$nt(%x: memref<?x?xf32>, %w: memref<4x8xf32>, %out: memref<?x?xf32>) {
-  linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<?x?xf32>, memref<4x8xf32>) outs(%out : memref<?x?xf32>) {
+func.func @linear$nt(%x: memref<?x?xf32>, %w: memref<64x32xf32>, %out: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<?x?xf32>, memref<64x32xf32>) outs(%out : memref<?x?xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %p = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %p : f32
@@ -38,11 +38,12 @@ func.func @matmul$nn_swapped(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %out: mem
   func.return
 }
 
-// Not a contraction (max-plus), or a transposed output: left as linalg.
+// Not a contraction (max-plus), a transposed output, or a statically small right operand
+// (Linear(4, 4): loops are fast enough there and compile faster): left as linalg.
 // CHECK-LABEL: func.func @not$contractions
-// CHECK-COUNT-2: linalg.generic
+// CHECK-COUNT-3: linalg.generic
 // CHECK-NOT:     func.call
-func.func @not$contractions(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %out: memref<?x?xf32>) {
+func.func @not$contractions(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %small: memref<4x4xf32>, %out: memref<?x?xf32>) {
   linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.addf %x, %y : f32
@@ -50,6 +51,12 @@ func.func @not$contractions(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %out: memr
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [#mk, #kn, affine_map<(d0, d1, d2) -> (d1, d0)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#mk, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %small : memref<?x?xf32>, memref<4x4xf32>) outs(%out : memref<?x?xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
@@ -71,6 +78,115 @@ func.func @conv2d$strided(%x: memref<?x3x?x?xf64>, %w: memref<8x3x3x3xf64>, %out
     %p = arith.mulf %a, %b : f64
     %s = arith.addf %acc, %p : f64
     linalg.yield %s : f64
+  }
+  func.return
+}
+
+// An nn matmul in a loop that does not write its right operand (an RNN's weights): the
+// operand is transposed once, by a parallel copy in front of the loop, and the loop runs the
+// nt kernel. (The loop writes only its own allocations, as lowered programs do.)
+// CHECK-LABEL: func.func @rnn$invariant_weights
+// CHECK:         %[[N:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
+// CHECK:         %[[K:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
+// CHECK-NEXT:    %[[WT:.*]] = memref.alloc(%[[N]], %[[K]]) : memref<?x?xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : memref<?x?xf32>) outs(%[[WT]] : memref<?x?xf32>)
+// CHECK:         scf.for
+// CHECK-NOT:       linalg.generic
+// CHECK:           func.call @tsjit.matmul_nt_f32(%h, %[[WT]], %out)
+func.func @rnn$invariant_weights(%h: memref<?x?xf32>, %w: memref<?x?xf32>, %n: index) {
+  %out = memref.alloc(%n, %n) : memref<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %n step %c1 {
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+  }
+  func.return
+}
+
+// The loop writes the right operand: no hoisting, the nn kernel stays in the loop.
+// CHECK-LABEL: func.func @rnn$written_weights
+// CHECK-NOT:     tsjit.transpose
+// CHECK:         func.call @tsjit.matmul_nn_f32(%h, %w, %out)
+func.func @rnn$written_weights(%h: memref<?x?xf32>, %w: memref<?x?xf32>, %out: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %n step %c1 {
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%out : memref<?x?xf32>) outs(%w : memref<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      linalg.yield %x : f32
+    }
+  }
+  func.return
+}
+
+// A static right operand: a static transposed buffer. Two loops: it goes in front of the outer.
+// CHECK-LABEL: func.func @rnn$static_nested
+// CHECK:         %[[WT:.*]] = memref.alloc() : memref<64x32xf32>
+// CHECK-NEXT:    linalg.generic
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.for
+// CHECK:           scf.for
+// CHECK:             %[[C:.*]] = "memref.cast"(%[[WT]]) : (memref<64x32xf32>) -> memref<?x?xf32>
+// CHECK-NEXT:        func.call @tsjit.matmul_nt_f32(%h, %[[C]], %out)
+func.func @rnn$static_nested(%h: memref<?x?xf32>, %w: memref<32x64xf32>, %n: index) {
+  %out = memref.alloc(%n, %n) : memref<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %s = %c0 to %n step %c1 {
+    scf.for %t = %c0 to %n step %c1 {
+      linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %w : memref<?x?xf32>, memref<32x64xf32>) outs(%out : memref<?x?xf32>) {
+      ^bb0(%x: f32, %y: f32, %acc: f32):
+        %p = arith.mulf %x, %y : f32
+        %s2 = arith.addf %acc, %p : f32
+        linalg.yield %s2 : f32
+      }
+    }
+  }
+  func.return
+}
+
+// The loop writes another function argument (a caller may pass the same array twice), or
+// a view of the operand's allocation: no hoisting.
+// CHECK-LABEL: func.func @rnn$may_alias
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.call @tsjit.matmul_nn_f32
+// CHECK:         func.call @tsjit.matmul_nn_f32
+func.func @rnn$may_alias(%h: memref<?x?xf32>, %w: memref<?x?xf32>, %v: memref<?x?xf32>, %out: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc(%n, %n) : memref<?x?xf32>
+  %view = "memref.cast"(%buf) : (memref<?x?xf32>) -> memref<?x?xf32>
+  scf.for %t = %c0 to %n step %c1 {
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+    memref.store %zero, %v[%c0, %c0] : memref<?x?xf32>
+  }
+  scf.for %t = %c0 to %n step %c1 {
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %view : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      linalg.yield %s : f32
+    }
+    memref.store %zero, %buf[%c0, %c0] : memref<?x?xf32>
   }
   func.return
 }
