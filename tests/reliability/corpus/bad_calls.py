@@ -34,6 +34,7 @@ ARGS = {
     "masked_fill_float_mask": (F32, F32),
     "gather_rank_mismatch": (F32, np.zeros(2, np.int64)),
     "embedding_float_indices": (F32, F32),
+    "std_correction_from_argument": (F32, 1),
 }
 
 
@@ -171,3 +172,9 @@ def repeat_too_few(x):
 def max_pool_too_large(x):
     """error: max_pool2d|do not fit|size"""
     return torch.max_pool2d(x, 3)  # <-- col 11
+
+
+def std_correction_from_argument(x, n: int):
+    """error: `correction` must be a constant"""
+    y = x * 2
+    return torch.std(y, None, correction=n)  # <-- col 11
