@@ -69,6 +69,11 @@ class FunctionEmitter:
     allow_prange: bool = True
     plain: bool = False  # plain Python, no numba decorator (a host that only calls kernels)
     prange_bounds: list[str] = field(default_factory=list[str])  # upper bounds of the pranges
+    # Chunked: the outermost parallel loop runs over `range(lo, hi)`, two leading arguments
+    # (`lowering/thread_chunks.py`); `chunk_range` is then that loop's own (lb, ub).
+    chunked: bool = False
+    chunk_range: tuple[str, str] | None = None
+    chunk_names: list[str] = field(default_factory=list[str])
     arg_names: list[str] = field(default_factory=list[str])
 
     # -- names and lines --
@@ -108,6 +113,7 @@ class FunctionEmitter:
         if not op.body.blocks:
             raise PythonEmitError(f"python target: external function @{op.sym_name.data}")
         block = op.body.block
+        chunk = self.chunk_names = [self.fresh("lo"), self.fresh("hi")] if self.chunked else []
         args = self.arg_names = [self.define(arg) for arg in block.args]
         for arg, name in zip(block.args, args):
             if not isinstance(arg.type, MemRefType | IndexType) and arg.type != IntegerType(1):
@@ -116,8 +122,9 @@ class FunctionEmitter:
         self.emit_ops(block)
         parallel = "parallel=True, " if self.uses_prange else ""
         name = self.symbols[op.sym_name.data]
-        head = [] if self.plain else [f"@numba.njit({parallel}{DECORATOR})"]
-        head.append(f"def {name}({', '.join(args)}):")
+        nogil = "nogil=True, " if self.chunked else ""
+        head = [] if self.plain else [f"@numba.njit({parallel}{nogil}{DECORATOR})"]
+        head.append(f"def {name}({', '.join(chunk + args)}):")
         return "\n".join(head + self.lines) + "\n"
 
     def emit_ops(self, block: Block) -> Operation | None:
@@ -230,6 +237,8 @@ class FunctionEmitter:
                 self.prange_bounds.append(ub)
             loop = "prange" if is_prange else "range"
             self.depth = outer + dim
+            if self.chunked and dim == 0 and self.parallel_depth == 0 and self.chunk_range is None:
+                self.chunk_range, (lb, ub) = (lb, ub), self.chunk_names
             self.line(f"for {self.define(iv)} in {loop}({loop_bounds(lb, ub, step)}):")
         self.parallel_depth += 1
         self.emit_region_body(block, reduced)

@@ -19,6 +19,7 @@ from lowering.python_target.shared_modules import (
     HOST,
     SharedModule,
     called_declarations,
+    chunked_kernel,
     is_shareable,
     kernel_module,
     library_module,
@@ -145,19 +146,32 @@ def outlined_module(
     parallel: set[str],
     declarations: dict[str, func.FuncOp],
     libraries: dict[str, SharedModule],
+    host_only: bool,
 ) -> SharedModule:
-    """The shared module of a kernel of `scf-outline-kernels`, its functions named `kernel*`."""
+    """The shared module of a kernel of `scf-outline-kernels`, its functions named `kernel*`;
+    `host_only`: only plain Python hosts call it (it may run on Python threads)."""
     symbol = op.sym_name.data
     own_symbols = {**symbols, symbol: "kernel"}
     helpers: set[str] = set()
-    variants = emit_function_variants(op, own_symbols, parallel, helpers)
+    chunked = chunked_kernel(op, symbols, helpers) if host_only else None
+    variants = chunked or emit_function_variants(op, own_symbols, parallel, helpers)
     own, importer = [own_symbols[symbol]], [symbols[symbol]]
-    if symbol in parallel:
+    if symbol in parallel and chunked is None:
         for suffix in ("parallel", "serial"):
             own.append(variant_symbols(own_symbols, parallel, suffix)[symbol])
             importer.append(variant_symbols(symbols, parallel, suffix)[symbol])
     callees = called_declarations(op, declarations)
     return kernel_module(variants, own, importer, callees, libraries, helpers, symbols)
+
+
+def called_from_hosts(funcs: Sequence[func.FuncOp]) -> set[str]:
+    """The symbols that `tsjit.host` functions call and no other function does."""
+    by_hosts: set[str] = set()
+    by_others: set[str] = set()
+    for f in funcs:
+        callees = {c.callee.root_reference.data for c in f.walk() if isinstance(c, func.CallOp)}
+        (by_hosts if HOST in f.attributes else by_others).update(callees)
+    return by_hosts - by_others
 
 
 def emit_python(module: ModuleOp) -> str:
@@ -184,9 +198,12 @@ def emit_python(module: ModuleOp) -> str:
     shared = list(shared_libraries.values())
     helpers: set[str] = set()
     bodies: list[str] = []
+    host_calls = called_from_hosts(funcs)
     for f in funcs:
         if is_shareable(f, declarations):
-            shared.append(outlined_module(f, symbols, parallel, declarations, shared_libraries))
+            only_hosts = f.sym_name.data in host_calls
+            libs = shared_libraries
+            shared.append(outlined_module(f, symbols, parallel, declarations, libs, only_hosts))
         elif HOST in f.attributes:
             bodies.append(FunctionEmitter(symbols, plain=True).emit_function(f))
         else:

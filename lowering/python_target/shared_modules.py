@@ -3,9 +3,13 @@
 A shared module holds one kernel, written so that its text depends only on the kernel:
 - a library kernel (`func.call @tsjit.conv2d_f32`): its parallel and serial variants and a
   Python dispatcher that picks one by the size of the array arguments;
-- a kernel of `scf-outline-kernels` (`tsjit.outlined`): named `kernel` (`kernel_parallel`,
-  `kernel_serial` and the dispatcher `kernel` when it has parallel loops), importing the
-  library kernels it calls and binding the custom-op kernels it calls.
+- a kernel of `scf-outline-kernels` (`tsjit.outlined`) that only hosts call and whose nest
+  is one parallel loop: `kernel_rows(lo, hi, ...)`, a serial `nogil` function of the outer
+  loop's range, and the dispatcher `kernel` that runs it whole or in chunks on a thread pool
+  (`lowering/thread_chunks.py`: no parfor compile);
+- another outlined kernel: named `kernel` (`kernel_parallel`, `kernel_serial` and the
+  dispatcher `kernel` when it has parallel loops);
+each importing the library kernels it calls and binding the custom-op kernels it calls.
 The importing module binds each exported name to its own (`from tsjit_... import kernel as
 f_k3`). Two kernels of one program that differ only in their memref shapes are one module.
 """
@@ -14,12 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import MemRefType
 
 from lowering.linalg_to_library_calls import library_kernel
 from lowering.program_text import module_name
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
-from lowering.python_target.function_emitter import sanitize
+from lowering.python_target.function_emitter import FunctionEmitter, sanitize
 from lowering.python_target.library_kernels import LIBRARY_HELPERS, LIBRARY_KERNELS
 from lowering.python_target.tables import HEADER, HELPERS
 
@@ -66,6 +71,41 @@ def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule
     ]
     own = (base, f"{base}_parallel", f"{base}_serial")
     return SharedModule("\n\n".join(parts), tuple(zip(own, names)))
+
+
+CHUNK_DISPATCHER = '''def kernel({args}):
+    """Runs kernel_rows over [{lb}, {ub}), in one chunk per thread on at least PARALLEL_GRAIN
+    array elements (lowering/thread_chunks.py)."""
+    if {size} >= PARALLEL_GRAIN and {trips} > 1:
+        run_in_chunks(kernel_rows, {lb}, {ub}, ({args},))
+    else:
+        kernel_rows({lb}, {ub}, {args})
+'''
+CHUNK_IMPORT = "from lowering.thread_chunks import run_in_chunks\n"
+
+
+def chunked_kernel(op: func.FuncOp, symbols: dict[str, str], helpers: set[str]) -> list[str] | None:
+    """`kernel_rows` and its dispatcher `kernel` for an outlined kernel that is one parallel
+    loop nest with a unit step and no results, else None; adds the helpers it needs."""
+    nests = [o for o in op.body.block.ops if isinstance(o, scf.ParallelOp | scf.ForOp)]
+    if len(nests) != 1 or not isinstance(nests[0], scf.ParallelOp) or nests[0].res:
+        return None
+    if op.function_type.outputs.data:
+        return None
+    emitter = FunctionEmitter({**symbols, op.sym_name.data: "kernel_rows"}, chunked=True)
+    emitter.allow_prange = False
+    rows = emitter.emit_function(op)
+    bounds = emitter.chunk_range
+    args = emitter.arg_names
+    if bounds is None or not all(b in args or b.isdigit() for b in bounds):
+        return None
+    helpers |= emitter.helpers
+    arrays = [a for a, v in zip(args, op.body.block.args) if isinstance(v.type, MemRefType)]
+    size = " + ".join(f"{a}.size" for a in arrays) if arrays else "0"
+    lb, ub = bounds
+    trips = ub if lb == "0" else f"{ub} - {lb}"
+    dispatcher = CHUNK_DISPATCHER.format(args=", ".join(args), lb=lb, ub=ub, size=size, trips=trips)
+    return [CHUNK_IMPORT, rows, dispatcher]
 
 
 def is_shareable(op: func.FuncOp, declarations: dict[str, func.FuncOp]) -> bool:
