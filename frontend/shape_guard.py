@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntAttr, ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from dialects.torch.ops.prim import ConstantIntOp
@@ -30,12 +30,14 @@ from dialects.torch.types import DYN, IntType, ValueTensorType
 from lowering.pipeline import PipelineError, Stage, lower, make_context
 from lowering.signature import format_signature, parse_signature
 from lowering.torch_inline import TorchInlinePass
+from lowering.torch_passes import TorchCanonicalizePass
 from lowering.torch_refine_types import TorchRefineTypesPass
 
 if TYPE_CHECKING:
     from frontend.function import CompiledCall, ScriptFunction
 
 Signature = tuple[Attribute, ...]
+TAG = "tsjit.guard_index"  # each op's place in the program, kept through refinement
 PROBE_SIZE = 6  # the size given to `?` dims when looking for `int` arguments that feed shapes
 
 
@@ -150,30 +152,32 @@ def with_int_constants(module: ModuleOp, name: str, values: dict[int, int]) -> M
 
 
 def refined(module: ModuleOp, signature: str) -> ModuleOp:
-    """A copy of `module` with calls inlined and every type refined for `signature`."""
+    """A copy of `module` with calls inlined, each op tagged with its place (`TAG`), every
+    type refined for `signature` and scalars folded (`len(x)` of a known shape is a constant,
+    and the types that depend on it are refined again)."""
     ctx = make_context()
     copy = module.clone()
     TorchInlinePass().apply(ctx, copy)
+    numbered = (op for op in copy.walk() if not op.name.startswith("torch.constant."))
+    for index, op in enumerate(numbered):  # constants aside: `int` arguments made constant
+        op.attributes[TAG] = IntAttr(index)
     TorchRefineTypesPass(signature=signature).apply(ctx, copy)
+    TorchCanonicalizePass().apply(ctx, copy)
     return copy
 
 
 def needs_exact_shapes(general: ModuleOp, exact: ModuleOp) -> bool:
     """Whether some op sees a `?` dim of `general` that is 1 in `exact` and broadcasts it
     (the op's result is larger there) or drops it (the result rank differs)."""
-    for g_op, e_op in zip(_ops(general), _ops(exact), strict=False):
-        if g_op.name != e_op.name:
-            return True  # the two refinements differ in structure: trust neither
-        if _squeezes(g_op, e_op) or _broadcasts(g_op, e_op):
-            return True
-    return False
+    return any(
+        _squeezes(g_op, e_op) or _broadcasts(g_op, e_op) for g_op, e_op in _pairs(general, exact)
+    )
 
 
 def types_differ(general: ModuleOp, exact: ModuleOp) -> bool:
     """Whether some op's result types differ between the two refinements."""
     return any(
-        g_op.name != e_op.name or list(g_op.result_types) != list(e_op.result_types)
-        for g_op, e_op in zip(_ops(general), _ops(exact), strict=False)
+        list(g_op.result_types) != list(e_op.result_types) for g_op, e_op in _pairs(general, exact)
     )
 
 
@@ -184,9 +188,18 @@ def first_line(err: Exception) -> str:
     )
 
 
-def _ops(module: ModuleOp) -> Iterator[Operation]:
-    """The ops in order, without constants (an `int` argument made constant adds one)."""
-    return (op for op in module.walk() if not op.name.startswith("torch.constant."))
+def _pairs(general: ModuleOp, exact: ModuleOp) -> Iterator[tuple[Operation, Operation]]:
+    """The ops of the two refinements that come from the same op (folded ones have none)."""
+    by_tag = {_tag(op): op for op in general.walk() if _tag(op) is not None}
+    for e_op in exact.walk():
+        g_op = by_tag.get(_tag(e_op))
+        if g_op is not None and g_op.name == e_op.name:
+            yield g_op, e_op
+
+
+def _tag(op: Operation) -> int | None:
+    tag = op.attributes.get(TAG)
+    return tag.data if isinstance(tag, IntAttr) else None
 
 
 def _shape(t: Attribute) -> tuple[int, ...] | None:

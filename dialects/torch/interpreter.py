@@ -188,7 +188,18 @@ def _check_tensor(value: Any, typ: ValueTensorType, where: str) -> None:
     if element is not None and value.dtype != element.numpy:
         raise TorchInterpreterError(f"{where}: got dtype {value.dtype} for {typ}")
     sizes = typ.sizes
-    if sizes is None:
-        return
-    if len(sizes) != value.ndim or any(d not in (DYN, s) for d, s in zip(sizes, value.shape)):
+    if sizes is not None and not _fits(tuple(sizes), value.shape):
         raise TorchInterpreterError(f"{where}: got shape {list(value.shape)} for {typ}")
+
+
+def _fits(sizes: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """Whether `shape` has the dims `sizes` gives, or those with some `?` dims left out: a type
+    written before the sizes were known assumes a `?` dim is not 1, but `squeeze()` of a `?`
+    dim that is 1 at run time drops it (the compiled call recompiles for exact shapes then)."""
+    if len(sizes) == len(shape):
+        return all(d in (DYN, s) for d, s in zip(sizes, shape))
+    if len(sizes) < len(shape) or not sizes:
+        return False
+    if sizes[0] == DYN and _fits(sizes[1:], shape):
+        return True
+    return bool(shape) and sizes[0] in (DYN, shape[0]) and _fits(sizes[1:], shape[1:])

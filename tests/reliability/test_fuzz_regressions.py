@@ -143,6 +143,28 @@ def softmax_of_empty(x):  # the interpreter's numpy max of an empty axis has no 
     return v1.log_softmax(0, dtype=torch.float32), x[:0].softmax(0), x[:, :0].softmax(-1)
 
 
+def chunk_by_the_length(x0):  # len(x0) chunks of dim 1: `?` wide unless len(x0) is folded
+    _, _, v5 = x0.chunk(len(x0), 1)
+    return torch.div(torch.sub(x0, x0, alpha=0.5), v5)
+
+
+def squeeze_of_a_view(x0):  # the interpreter checked squeeze's [4] against the typed [4, ?]
+    v3 = x0.view([4, -1])
+    return v3.squeeze(), v3
+
+
+def softmax_in_a_branch(x0, n: int):  # program 980 of seed 3, as the fuzzer shrunk it
+    v1 = x0.div(x0, rounding_mode="floor")
+    if n < 2:
+        v3 = torch.ones_like(x0)
+    else:
+        v3 = F.softmax(x0, -2)
+    v5 = torch.sum(v3, [-2], True)
+    v7 = torch.var(x0, None, correction=2.5, keepdim=False)
+    v8 = F.linear(x0, v1, v7)
+    return v5.div(3), v8, v1
+
+
 def product_of_a_slice(x0):
     return x0[2:4:1].prod(), torch.prod(x0[-1], 0)
 
@@ -163,6 +185,10 @@ CASES += [  # fixed: float floor division of +-inf is nan, -1 // inf is -1 (torc
     ),
     (floor_division_by_infinity, (np.array([-1.0, 1.0, 0.0, np.inf, -2.5], np.float32),)),
 ]
+CASES += [  # fixed: the shape guard folds len(x0) of the exact shapes; the interpreter's check
+    (chunk_by_the_length, (np.arange(1, 10, dtype=np.float64).reshape(3, 3, 1, 1),)),
+    (squeeze_of_a_view, (np.arange(4, dtype=np.float32),)),
+]
 CASES += [(softmax_of_empty, (F32,))]  # fixed: softmax's eager reference on size 0
 CASES += [  # fixed: linalg-bufferize no longer walks a stale xDSL worklist entry
     (log_softmax_of_size_one_slice, (np.ones((1, 3, 1), np.float32),)),
@@ -174,7 +200,14 @@ CASES += [  # fixed: `int` arguments that feed shapes are checked per value (sha
     (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1)),
 ]
 
-OPEN: list[tuple[Any, tuple[Any, ...], str]] = []
+OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
+    (
+        softmax_in_a_branch,
+        (np.array([[0.0119, 1.824]], np.float32), 2),
+        "b86cdff runs the outlined host as plain Python: loops left in an `if` there call "
+        "numba's `bitcast` intrinsic (f32 exp), a NameError",
+    ),
+]
 
 
 def eager(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:

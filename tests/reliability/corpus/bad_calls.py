@@ -35,6 +35,7 @@ ARGS = {
     "gather_rank_mismatch": (F32, np.zeros(2, np.int64)),
     "embedding_float_indices": (F32, F32),
     "std_correction_from_argument": (F32, 1),
+    "std_overloads_correction_from_argument": (F32, 0),
 }
 
 
@@ -178,3 +179,9 @@ def std_correction_from_argument(x, n: int):
     """error: `correction` must be a constant"""
     y = x * 2
     return torch.std(y, None, correction=n)  # <-- col 11
+
+
+def std_overloads_correction_from_argument(x, n: int):
+    """error: `correction` must be a constant"""
+    y = x.std(False)
+    return y + torch.std(x, None, correction=n)  # <-- col 15
