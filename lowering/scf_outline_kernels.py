@@ -11,16 +11,17 @@ kernels of other programs, or of the same program at other shapes, are compiled 
 function they came from is left with allocations and calls, and runs as plain Python.
 
 **Expects:** the `loops` stage (`scf.parallel`/`scf.for`/`scf.if`/`scf.while` on memrefs).
-**Produces:** the same functions where every top-level `scf.parallel` or `scf.for` of a function
-with at least `min-nests` of them is a `func.call` of a new function `@<function>.k<n>` taking
-the values the nest reads from outside (memrefs, indices, scalars; constants are copied in) and
-returning its results. Index constants other than 0 that the nest uses become arguments
-too, so kernels differing only in sizes (batch 1 or 4) are equal; 0 stays, and so does a loop
-step (a `prange` loop needs its step known). Values in kernels have no name hints (one
-kernel serves several layers). Structurally equal kernels are created once. Kernels carry
-the unit attribute `tsjit.outlined`; a function that was outlined and that no `func.call`
-names carries `tsjit.host` (the python target emits it as plain Python). Declarations
-(external library kernels) and smaller functions are left alone.
+**Produces:** the same functions where every top-level `scf.parallel`, `scf.for`, `scf.if` or
+`scf.while` of a big function (at least `min-nests` of them, or `min-ops` ops in them) is a
+`func.call` of a new function `@<function>.k<n>` taking the values the nest reads from
+outside (memrefs, indices, scalars; constants are copied in) and returning its results.
+Index constants other than 0 that the nest uses become arguments too, so kernels differing
+only in sizes (batch 1 or 4) are equal; 0 stays, and so does a loop step (a `prange` loop
+needs its step known). Values in kernels have no name hints (one kernel serves several
+layers). Structurally equal kernels are created once. Kernels carry the unit attribute
+`tsjit.outlined`; an outlined function that no `func.call` names and that holds no
+`arith.bitcast` carries `tsjit.host` (the python target emits it as plain Python).
+Declarations (external library kernels) and small functions are left alone.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-NESTS = (scf.ParallelOp, scf.ForOp)
+NESTS = (scf.ParallelOp, scf.ForOp, scf.IfOp, scf.WhileOp)
 OUTLINED = "tsjit.outlined"  # a kernel made by this pass
 HOST = "tsjit.host"  # a function whose nests were all outlined; nothing calls it
 
@@ -44,7 +45,8 @@ class ScfOutlineKernelsPass(ModulePass):
     """Outline the entry function's top-level loop nests into shared kernels."""
 
     name = "scf-outline-kernels"
-    min_nests: int = 8
+    min_nests: int = 2
+    min_ops: int = 400
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
@@ -52,12 +54,27 @@ class ScfOutlineKernelsPass(ModulePass):
         called = {c.callee.root_reference.data for c in op.walk() if isinstance(c, func.CallOp)}
         for function in functions:
             nests = [o for o in function.body.block.ops if isinstance(o, NESTS)]
-            if len(nests) < self.min_nests:
+            if not self.is_big(nests):
                 continue
             for nest in nests:
                 outline(nest, function, kernels, op)
-            if function.sym_name.data not in called:
+            if function.sym_name.data not in called and runs_as_python(function):
                 function.attributes[HOST] = UnitAttr()
+
+    def is_big(self, nests: list[Operation]) -> bool:
+        """At least `min_nests` nests, or one with at least `min_ops` ops: worth a Python host
+        calling separately compiled kernels (a small function stays one numba function, which
+        calls faster)."""
+        if not nests:
+            return False
+        ops = sum(1 for nest in nests for _ in nest.walk())
+        return len(nests) >= self.min_nests or ops >= self.min_ops
+
+
+def runs_as_python(function: func.FuncOp) -> bool:
+    """Whether what is left of an outlined function can run as plain Python (the python
+    target writes `arith.bitcast` with a numba intrinsic)."""
+    return not any(isinstance(o, arith.BitcastOp) for o in function.body.block.ops)
 
 
 def outline(

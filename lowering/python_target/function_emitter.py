@@ -115,6 +115,9 @@ class FunctionEmitter:
         block = op.body.block
         chunk = self.chunk_names = [self.fresh("lo"), self.fresh("hi")] if self.chunked else []
         args = self.arg_names = [self.define(arg) for arg in block.args]
+        if self.plain:  # numpy scalars then behave as in numba: inf or nan, no warning
+            self.line('with np.errstate(all="ignore"):')
+            self.depth += 1
         for arg, name in zip(block.args, args):
             if not isinstance(arg.type, MemRefType | IndexType) and arg.type != IntegerType(1):
                 self.line(f"{name} = {dtype_of(arg.type)}({name})")
@@ -278,8 +281,12 @@ class FunctionEmitter:
         self.line(f"{target} = {self.names[op.value]}")
 
     def emit_memref_copy(self, op: memref.CopyOp) -> None:
-        """Loops: numba compiles `dst[...] = src` in 2 s, and these loops in 0.1 s."""
+        """Loops: numba compiles `dst[...] = src` in 2 s, and these loops in 0.1 s (plain
+        Python: the numpy assignment)."""
         source, target = self.names[op.source], self.names[op.destination]
+        if self.plain:
+            self.line(f"{target}[...] = {source}")
+            return
         assert isinstance(op.source.type, MemRefType)
         ivs = [self.fresh(f"i{dim}") for dim in range(op.source.type.get_num_dims())]
         for dim, iv in enumerate(ivs):

@@ -129,11 +129,81 @@ def tsjit_im2col_rows(x, image, columns, lo, hi, ow, sh, sw, dh, dw, kh, kw):
 '''
 
 
+# Row-range variants: serial `nogil` functions of a range of work items, which a plain Python
+# dispatcher runs whole or in chunks on threads (`lowering/thread_chunks.py`), so a program
+# whose host is Python never compiles the parfor variants above.
+
+MATMUL_NT_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_rows(lo, hi, a, bt, c):
+    """Panels lo..hi of {panel} columns of c += a @ bt.T."""
+    n = bt.shape[0]
+    for p in range(lo, hi):
+        tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
+
+
+def {name}(a, bt, c):
+    """c += a @ bt.T in panels of {panel} columns, on threads for large arrays."""
+    panels = (bt.shape[0] + {panel} - 1) // {panel}
+    if a.size + bt.size + c.size >= PARALLEL_GRAIN and panels > 1:
+        run_in_chunks({name}_rows, 0, panels, (a, bt, c))
+    else:
+        {name}_rows(0, panels, a, bt, c)
+'''
+
+MATMUL_NN_ROWS = '''def {name}(a, b, c):
+    """c += a @ b: b transposed once (numpy), then the nt panels, on threads for large arrays."""
+    bt = np.ascontiguousarray(b.T)
+    panels = (bt.shape[0] + {panel} - 1) // {panel}
+    if a.size + bt.size + c.size >= PARALLEL_GRAIN and panels > 1:
+        run_in_chunks({nt}_rows, 0, panels, (a, bt, c))
+    else:
+        {nt}_rows(0, panels, a, bt, c)
+'''
+
+CONV2D_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_rows(lo, hi, x, w, out, sh, sw, dh, dw):
+    """Work items lo..hi of the conv: images of a batch of several, else panels of {panel}
+    output positions of the one image."""
+    batch, channels = x.shape[0], x.shape[1]
+    out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
+    positions = out.shape[2] * out.shape[3]
+    weights = w.reshape(out_channels, channels * kh * kw)
+    if batch > 1:
+        for image in range(lo, hi):
+            columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
+            tsjit_im2col_rows(x, image, columns, 0, positions, out.shape[3], sh, sw, dh, dw, kh, kw)
+            result = out[image].reshape(out_channels, positions)
+            tsjit_matmul_nt_panel(weights, columns, result, 0, positions)
+    elif batch == 1:
+        columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
+        result = out[0].reshape(out_channels, positions)
+        for p in range(lo, hi):
+            p0, p1 = p * {panel}, min(p * {panel} + {panel}, positions)
+            tsjit_im2col_rows(x, 0, columns, p0, p1, out.shape[3], sh, sw, dh, dw, kh, kw)
+            tsjit_matmul_nt_panel(weights, columns, result, p0, p1)
+
+
+def {name}(x, w, out, sh, sw, dh, dw):
+    """The conv over its work items, on threads for large arrays."""
+    positions = out.shape[2] * out.shape[3]
+    items = x.shape[0] if x.shape[0] > 1 else x.shape[0] * ((positions + {panel} - 1) // {panel})
+    if x.size + w.size + out.size >= PARALLEL_GRAIN and items > 1:
+        run_in_chunks({name}_rows, 0, items, (x, w, out, sh, sw, dh, dw))
+    else:
+        {name}_rows(0, items, x, w, out, sh, sw, dh, dw)
+'''
+
+
 @dataclass(frozen=True)
 class Kernel:
-    """A library kernel: its source template, formatted once per variant."""
+    """A library kernel: its source templates, formatted once per variant.
+
+    `template` is a numba function (parallel or serial) that numba functions call; `rows` is
+    the Python dispatcher that plain Python hosts call, with its row-range function.
+    """
 
     template: str
+    rows: str
 
     def source(self, name: str, parallel: bool) -> str:
         return self.template.format(
@@ -143,11 +213,17 @@ class Kernel:
             panel=PANEL,
         )
 
+    def dispatcher_source(self, name: str, dtype: str) -> str:
+        """The dispatcher `name` and its row-range function `name_rows` (a matmul_nn calls
+        the matmul_nt rows of its dtype, which its module holds too)."""
+        nt = f"tsjit_matmul_nt_{dtype}"
+        return self.rows.format(name=name, panel=PANEL, nt=nt)
+
 
 LIBRARY_KERNELS: dict[str, Kernel] = {
-    "matmul_nt": Kernel(MATMUL_NT),
-    "matmul_nn": Kernel(MATMUL_NN),
-    "conv2d": Kernel(CONV2D),
+    "matmul_nt": Kernel(MATMUL_NT, MATMUL_NT_ROWS),
+    "matmul_nn": Kernel(MATMUL_NN, MATMUL_NN_ROWS),
+    "conv2d": Kernel(CONV2D, CONV2D_ROWS),
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 

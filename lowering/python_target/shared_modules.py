@@ -49,26 +49,25 @@ class SharedModule:
         return f"from {self.name} import {names}\n"
 
 
-LIBRARY_DISPATCHER = '''def {name}(*args):
-    """Runs {name}_parallel on at least PARALLEL_GRAIN array elements, else {name}_serial."""
-    if sum(a.size for a in args if isinstance(a, np.ndarray)) >= PARALLEL_GRAIN:
-        return {name}_parallel(*args)
-    return {name}_serial(*args)
-'''
-
-
 def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule:
     """The module of one library kernel; `names` are the importer's (dispatcher, parallel,
-    serial) names for it."""
-    kernel = LIBRARY_KERNELS[library_kernel(op)]
+    serial) names for it. numba functions call the parallel or the serial variant; plain
+    Python calls the dispatcher, which runs the row-range variant on threads."""
+    kind = library_kernel(op)
+    kernel = LIBRARY_KERNELS[kind]
     base = sanitize(op.sym_name.data)
+    dtype = base.rsplit("_", 1)[-1]
     parts = [
         HEADER,
+        CHUNK_IMPORT,
         LIBRARY_HELPERS,
         kernel.source(f"{base}_parallel", parallel=True),
         kernel.source(f"{base}_serial", parallel=False),
-        LIBRARY_DISPATCHER.format(name=base),
     ]
+    if kind == "matmul_nn":  # its dispatcher runs the nt rows of its dtype
+        nt = LIBRARY_KERNELS["matmul_nt"]
+        parts.append(nt.dispatcher_source(f"tsjit_matmul_nt_{dtype}", dtype))
+    parts.append(kernel.dispatcher_source(base, dtype))
     own = (base, f"{base}_parallel", f"{base}_serial")
     return SharedModule("\n\n".join(parts), tuple(zip(own, names)))
 

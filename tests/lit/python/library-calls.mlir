@@ -2,9 +2,11 @@
 
 // A library declaration brings its kernel in a shared module of its own, named by its content
 // (compiled once for every program that calls it): the panel helper, a parallel (prange) and a
-// serial (range) variant, and a dispatcher by size. The main module imports them; a function
-// that calls a library kernel gets the two variants and the dispatcher, even without a loop of
-// its own; each variant calls the kernel's variant of the same kind.
+// serial (range) variant for numba callers, and for plain Python callers (hosts) a dispatcher
+// that runs a serial row-range variant on threads (lowering/thread_chunks.py). The main module
+// imports them; a function that calls a library kernel gets the two variants and the
+// dispatcher, even without a loop of its own; each variant calls the kernel's variant of the
+// same kind.
 // CHECK:       # ==== module tsjit_[[LIB:[0-9a-f]+]] ====
 // CHECK:       def tsjit_matmul_nt_panel(a, bt, c, j0, j1):
 // CHECK:       @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -12,7 +14,9 @@
 // CHECK:           for p in prange(
 // CHECK:       def tsjit_matmul_nt_f32_serial(a, bt, c):
 // CHECK:           for p in range(
-// CHECK:       def tsjit_matmul_nt_f32(*args):
+// CHECK:       def tsjit_matmul_nt_f32_rows(lo, hi, a, bt, c):
+// CHECK:       def tsjit_matmul_nt_f32(a, bt, c):
+// CHECK:               run_in_chunks(tsjit_matmul_nt_f32_rows, 0, panels, (a, bt, c))
 // CHECK:       # ==== main module ====
 // CHECK:       from tsjit_[[LIB]] import tsjit_matmul_nt_f32, tsjit_matmul_nt_f32_parallel, tsjit_matmul_nt_f32_serial
 // CHECK:       def mm_parallel(x, w, out):
