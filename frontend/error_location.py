@@ -18,6 +18,9 @@ import inspect
 import re
 from typing import TYPE_CHECKING, Any
 
+from xdsl.ir import Operation
+
+from dialects.torch.types import ValueTensorType
 from frontend.errors import ScriptError, SourceLocation
 from frontend.script import FunctionScripter
 
@@ -61,8 +64,19 @@ def find_location(
     found = OP_NAME.search(message)
     if found is None:
         return None
-    places = [where for name, where in scripter.emitted if name == found.group(0).rstrip(".")]
-    return places[0] if len(places) == 1 else None
+    ops = [(op, where) for op, where in scripter.emitted if op.name == found.group(0).rstrip(".")]
+    if len(ops) > 1:  # a refusal such as "must be a constant" is about a value known at run time
+        ops = [(op, where) for op, where in ops if _has_run_time_scalar(op)]
+    return ops[0][1] if len(ops) == 1 else None
+
+
+def _has_run_time_scalar(op: Operation) -> bool:
+    """Whether a non-tensor operand of `op` is not a constant of the program."""
+    return any(
+        not isinstance(v.type, ValueTensorType)
+        and not (isinstance(v.owner, Operation) and v.owner.name.startswith("torch.constant."))
+        for v in op.operands
+    )
 
 
 class RecordingScripter(FunctionScripter):
@@ -70,10 +84,10 @@ class RecordingScripter(FunctionScripter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.emitted: list[tuple[str, SourceLocation]] = []
+        self.emitted: list[tuple[Operation, SourceLocation]] = []
 
     def emit(self, node: Any, candidates: Any, args: Any, kwargs: Any) -> Any:
         results = super().emit(node, candidates, args, kwargs)
         if results:
-            self.emitted.append((results[0].owner.name, self.source.location(node)))
+            self.emitted.append((results[0].owner, self.source.location(node)))
         return results

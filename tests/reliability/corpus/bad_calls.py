@@ -36,6 +36,7 @@ ARGS = {
     "embedding_float_indices": (F32, F32),
     "std_correction_from_argument": (F32, 1),
     "std_overloads_correction_from_argument": (F32, 0),
+    "std_twice_one_correction_from_argument": (F32, 0),
 }
 
 
@@ -184,4 +185,10 @@ def std_correction_from_argument(x, n: int):
 def std_overloads_correction_from_argument(x, n: int):
     """error: `correction` must be a constant"""
     y = x.std(False)
+    return y + torch.std(x, None, correction=n)  # <-- col 15
+
+
+def std_twice_one_correction_from_argument(x, n: int):
+    """error: `correction` must be a constant"""
+    y = torch.std(x, None, correction=0, keepdim=True)
     return y + torch.std(x, None, correction=n)  # <-- col 15
