@@ -4,10 +4,12 @@ A call signature keeps every dim `?` except size-1 dims, and the compiled code a
 dim is not 1: two `?` dims of a broadcast are taken to be equal, `squeeze()` keeps a `?` dim.
 An intermediate value can still have a `?` dim that is 1 for some concrete input shapes (a
 slice `x[2:3]`, a chunk, a reshape of the input's size) or `int` argument values (`x[:n]`,
-`torch.ones([n, 3])` with `n == 1`). `ShapeGuard.check` refines the program's types for the
-general signature and for the call's exact shapes with those `int` arguments as constants,
-side by side, and reports whether such a dim meets an op that would broadcast or squeeze it;
-the caller then runs code compiled (once per shape set and int values) for exactly that.
+`torch.ones([n, 3])` with `n == 1`, `x.chunk(len(x), 1)`). `ShapeGuard.check` refines the
+program's types for the general signature and for the call's exact shapes with those `int`
+arguments as constants, folding the scalars that become known (`len(x)`), and compares the
+two op by op (each op tagged with its place before refinement): if a `?` dim of the general
+types is 1 in the exact ones where an op broadcasts or squeezes it, the caller runs code
+compiled (once per shape set and int values) for exactly those shapes and values.
 
 `int` arguments that feed shapes are found once per signature (their value changes a type);
 calls of such a function are checked for every new value, so they skip the fast path, which
