@@ -120,20 +120,40 @@ def lower(module: ModuleOp, to: Stage | str, signature: str = "") -> ModuleOp:
         raise ValueError("the python stage is source text: lower to 'loops' and call emit_python")
     ctx = make_context()
     current = module.clone()
+    done: list[ModulePass] = []
     for stage in list(Stage)[1 : target.index + 1]:
         for pass_ in stage_passes(stage, signature):
-            run_pass(ctx, pass_, current)
+            run_pass(ctx, pass_, current, lambda: input_of(module, done))
+            done.append(pass_)
         CONTRACTS[stage](current)
         current.verify()
     return current
 
 
-def run_pass(ctx: Context, pass_: ModulePass, module: ModuleOp) -> None:
-    before = str(module)
+def input_of(module: ModuleOp, done: list[ModulePass]) -> str:
+    """The IR that the pass after `done` got: `module` through `done` again (for a repro)."""
+    ctx = make_context()
+    current = module.clone()
+    for pass_ in done:
+        pass_.apply(ctx, current)
+    return str(current)
+
+
+def run_pass(
+    ctx: Context, pass_: ModulePass, module: ModuleOp, before: Callable[[], str] | None = None
+) -> None:
+    """Applies `pass_`; on failure raises a `PipelineError` with a repro of its input IR
+    (`before()`, computed only then: printing every input costs seconds for big modules,
+    minutes with weights as literals)."""
+    snapshot = None if before is not None else str(module)
     try:
         pass_.apply(ctx, module)
     except Exception as err:
-        raise PipelineError(_repro_message(pass_, before, err)) from err
+        try:
+            ir = snapshot if snapshot is not None else before()  # type: ignore[misc]
+        except Exception:  # the failure again: show the IR as the pass left it
+            ir = str(module)
+        raise PipelineError(_repro_message(pass_, ir, err)) from err
 
 
 def _repro_message(pass_: ModulePass, ir: str, err: Exception) -> str:
