@@ -144,7 +144,7 @@ def {name}_rows(lo, hi, a, bt, c):
 def {name}(a, bt, c):
     """c += a @ bt.T in panels of {panel} columns, on threads for large arrays."""
     panels = (bt.shape[0] + {panel} - 1) // {panel}
-    if a.size + bt.size + c.size >= PARALLEL_GRAIN and panels > 1:
+    if a.size + bt.size + c.size >= CHUNK_GRAIN and panels > 1:
         run_in_chunks({name}_rows, 0, panels, (a, bt, c))
     else:
         {name}_rows(0, panels, a, bt, c)
@@ -154,7 +154,7 @@ MATMUL_NN_ROWS = '''def {name}(a, b, c):
     """c += a @ b: b transposed once (numpy), then the nt panels, on threads for large arrays."""
     bt = np.ascontiguousarray(b.T)
     panels = (bt.shape[0] + {panel} - 1) // {panel}
-    if a.size + bt.size + c.size >= PARALLEL_GRAIN and panels > 1:
+    if a.size + bt.size + c.size >= CHUNK_GRAIN and panels > 1:
         run_in_chunks({nt}_rows, 0, panels, (a, bt, c))
     else:
         {nt}_rows(0, panels, a, bt, c)
@@ -187,7 +187,7 @@ def {name}(x, w, out, sh, sw, dh, dw):
     """The conv over its work items, on threads for large arrays."""
     positions = out.shape[2] * out.shape[3]
     items = x.shape[0] if x.shape[0] > 1 else x.shape[0] * ((positions + {panel} - 1) // {panel})
-    if x.size + w.size + out.size >= PARALLEL_GRAIN and items > 1:
+    if x.size + w.size + out.size >= CHUNK_GRAIN and items > 1:
         run_in_chunks({name}_rows, 0, items, (x, w, out, sh, sw, dh, dw))
     else:
         {name}_rows(0, items, x, w, out, sh, sw, dh, dw)

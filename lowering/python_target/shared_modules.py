@@ -73,14 +73,14 @@ def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule
 
 
 CHUNK_DISPATCHER = '''def kernel({args}):
-    """Runs kernel_rows over [{lb}, {ub}), in one chunk per thread on at least PARALLEL_GRAIN
+    """Runs kernel_rows over [{lb}, {ub}), in one chunk per thread on at least CHUNK_GRAIN
     array elements (lowering/thread_chunks.py)."""
-    if {size} >= PARALLEL_GRAIN and {trips} > 1:
+    if {size} >= CHUNK_GRAIN and {trips} > 1:
         run_in_chunks(kernel_rows, {lb}, {ub}, ({args},))
     else:
         kernel_rows({lb}, {ub}, {args})
 '''
-CHUNK_IMPORT = "from lowering.thread_chunks import run_in_chunks\n"
+CHUNK_IMPORT = "from lowering.thread_chunks import CHUNK_GRAIN, run_in_chunks\n"
 
 
 def chunked_kernel(op: func.FuncOp, symbols: dict[str, str], helpers: set[str]) -> list[str] | None:

@@ -51,7 +51,7 @@ HELPERS = {"bitcast": BITCAST_HELPER}
 DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
 # The generated module's own names (`tsjit_matmul_nt_panel`: the library kernels' helper).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
-GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_im2col_rows", "run_in_chunks"}
+GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_im2col_rows", "run_in_chunks", "CHUNK_GRAIN"}
 
 # ---- op tables ----
 # Laid out by hand, several entries a line, so each table reads at a glance.

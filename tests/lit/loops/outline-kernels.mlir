@@ -27,12 +27,12 @@
 // A kernel that is one parallel loop is a serial `nogil` function of a range of its outer
 // loop, which its dispatcher runs whole or in chunks on threads (no parfor compile).
 // PY:          # ==== module tsjit_[[ADD:[0-9a-f]+]] ====
-// PY:          from lowering.thread_chunks import run_in_chunks
+// PY:          from lowering.thread_chunks import CHUNK_GRAIN, run_in_chunks
 // PY:          @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // PY-NEXT:     def kernel_rows(lo, hi, v0, v1, v2):
 // PY-NEXT:         for v3 in range(lo, hi):
 // PY:          def kernel(v0, v1, v2):
-// PY:              if v1.size + v2.size >= PARALLEL_GRAIN and v0 > 1:
+// PY:              if v1.size + v2.size >= CHUNK_GRAIN and v0 > 1:
 // PY-NEXT:             run_in_chunks(kernel_rows, 0, v0, (v0, v1, v2,))
 // PY-NEXT:         else:
 // PY-NEXT:             kernel_rows(0, v0, v0, v1, v2)
