@@ -165,6 +165,10 @@ def softmax_in_a_branch(x0, n: int):  # program 980 of seed 3, as the fuzzer shr
     return v5.div(3), v8, v1
 
 
+def square_root_of_a_negative_0d(x0, x1):  # program 7266 of seed 3
+    return x0**0.5, x1.var([0, 1, 2], True, True)
+
+
 def product_of_a_slice(x0):
     return x0[2:4:1].prod(), torch.prod(x0[-1], 0)
 
@@ -203,7 +207,14 @@ CASES += [  # fixed: `int` arguments that feed shapes are checked per value (sha
     (full_by_argument_then_broadcast, (np.ones((4, 3), np.float32), 1)),
 ]
 
-OPEN: list[tuple[Any, tuple[Any, ...], str]] = []
+OPEN: list[tuple[Any, tuple[Any, ...], str]] = [
+    (
+        square_root_of_a_negative_0d,
+        (np.array(-1.83, np.float32), np.arange(2, dtype=np.float32).reshape(2, 1, 1)),
+        "d0b062c runs 0-d scalar code in a plain Python host: math.sqrt(-1.83) raises "
+        "'math domain error' (numba and torch: nan)",
+    ),
+]
 
 
 def eager(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
