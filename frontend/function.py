@@ -146,6 +146,14 @@ class ScriptFunction:
         return to_caller_kind(result, kind)
 
     def _run_compiled(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
+        if signature in self._compiled:
+            return self._run(args, signature, values)
+        from lowering.jit import young_collections_only
+
+        with young_collections_only():  # compile, and numba compiles or loads the kernels
+            return self._run(args, signature, values)
+
+    def _run(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
         compiled = self._compiled.get(signature) or self._compile(signature)
         exact = self._shape_guard.check(signature, values)
         if exact is not None:  # the general code would be wrong for these shapes or ints
@@ -164,14 +172,18 @@ class ScriptFunction:
         )
 
     def _compile(self, signature: Signature) -> CompiledCall:
-        from lowering.jit import compile_function
+        from lowering.program_cache import compile_program, program_parts
 
         with self._lock:
             if signature in self._compiled:
                 return self._compiled[signature]
             text = format_signature(list(signature))
-            try:
-                source = self._python_source(text)
+            try:  # the text made for this program and signature before, else lowered now
+                source, kernel = compile_program(
+                    program_parts(self.module, self.name, text),
+                    lambda: self._python_source(text),
+                    python_name(self.name),
+                )
             except PipelineError as err:
                 from frontend.error_location import with_location
 
@@ -180,7 +192,7 @@ class ScriptFunction:
                     f"{_first_line(err)}"
                 )
                 raise TypeError(with_location(self, message, text)) from err
-            compiled = CompiledCall(source, compile_function(source, python_name(self.name)))
+            compiled = CompiledCall(source, kernel)
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled

@@ -144,10 +144,19 @@ def _garble(path: Path) -> None:
 
 
 def _change_a_constant(path: Path) -> None:
-    """Still valid Python, but no longer the program it was made for."""
-    source = path.read_text()
-    assert "* np.float32(2.0)" in source  # the program's `* 2.0`
-    path.write_text(source.replace("* np.float32(2.0)", "* np.float32(3.0)"))
+    """Still a valid program text (each shared module named by its content, the main module
+    importing the new names) under the old seal, but computing `* 3.0` instead of `* 2.0`."""
+    from lowering.program_text import join_program, module_name, split_program
+
+    seal, text = path.read_text().split("\n", 1)
+    shared, main = split_program(text)
+    assert "* np.float32(2.0)" in text  # the program's `* 2.0`
+    changed = [m.replace("* np.float32(2.0)", "* np.float32(3.0)") for m in shared]
+    main = main.replace("* np.float32(2.0)", "* np.float32(3.0)")
+    for old, new in zip(shared, changed):
+        changed = [m.replace(module_name(old), module_name(new)) for m in changed]
+        main = main.replace(module_name(old), module_name(new))
+    path.write_text(f"{seal}\n{join_program(changed, main)}")
 
 
 DAMAGE = {
