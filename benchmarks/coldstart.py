@@ -1,14 +1,16 @@
 """Compile-time benchmark: the seed `MyCell` called in fresh processes, cold and warm disk cache.
 
 `python -m benchmarks.coldstart` runs the measurement in child processes (one with an empty
-cache folder, then one reusing it) and prints their JSON; each child reports the import time
-of torch and tsjit, the scripting time and the first and second call times.
+cache folder, then one reusing it; three such pairs, medians) and prints their JSON; each
+child reports the import time of torch and tsjit, the scripting time and the first and second
+call times.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,12 +67,25 @@ def run_child(cache_dir: str) -> dict[str, Any]:
     return {**json.loads(done.stdout.strip().splitlines()[-1]), "process_wall_s": wall}
 
 
-def measure_cold_and_warm() -> dict[str, dict[str, Any]]:
-    """`cold`: a fresh process and an empty cache; `warm`: a fresh process, the same cache."""
-    with tempfile.TemporaryDirectory(prefix="tsjit-bench-cache-") as cache_dir:
-        cold = run_child(cache_dir)
-        warm = run_child(cache_dir)
-    return {"cold": cold, "warm": warm}
+def measure_cold_and_warm(rounds: int = 3) -> dict[str, dict[str, Any]]:
+    """`cold`: a fresh process and an empty cache; `warm`: a fresh process, the same cache.
+    `rounds` pairs, each with its own cache folder; each kind reports the median of every
+    time over the rounds, and every round's times under `rounds`."""
+    runs: dict[str, list[dict[str, Any]]] = {"cold": [], "warm": []}
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="tsjit-bench-cache-") as cache_dir:
+            runs["cold"].append(run_child(cache_dir))
+            runs["warm"].append(run_child(cache_dir))
+    return {kind: summarize(results) for kind, results in runs.items()}
+
+
+def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each time over the runs without error (the first error otherwise)."""
+    good = [r for r in results if "error" not in r]
+    if not good:
+        return results[0]
+    medians = {key: statistics.median(r[key] for r in good) for key in good[0]}
+    return {**medians, "rounds": results}
 
 
 if __name__ == "__main__":

@@ -187,7 +187,24 @@ def machine() -> dict[str, Any]:
         "torch": torch.__version__,
         "numba": numba.__version__,
         "load_average": os.getloadavg(),
+        "commit": _commit(),
+        "malloc_tuning": os.environ.get("TSJIT_MALLOC_TUNING", "1") != "0",  # lowering/jit.py
     }
+
+
+def _commit() -> str:
+    """The checked-out commit (with `+dirty` when tracked files differ), or `unknown`."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--"], cwd=root).returncode
+    except OSError:
+        return "unknown"
+    return f"{head}+dirty" if dirty else head or "unknown"
 
 
 def table(records: list[dict[str, Any]]) -> str:
@@ -255,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     threads = configure_threads(args.threads)
     info = machine()
-    print(f"tsjit benchmarks, {info['date']}, {info['cpu']}, {threads}")
+    print(f"tsjit benchmarks, {info['date']}, {info['commit']}, {info['cpu']}, {threads}")
     selected = [w for w in WORKLOADS if not args.workloads or w.name in args.workloads]
     records = []
     for workload in selected:
@@ -271,5 +288,6 @@ def main(argv: list[str] | None = None) -> None:
     if "compile" in report:
         print()
         print(compile_table(report["compile"]))
+    info["load_average_end"] = os.getloadavg()
     args.json.write_text(json.dumps(report, indent=2))
     print(f"\nresults written to {args.json}")
