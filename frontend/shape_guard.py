@@ -153,10 +153,14 @@ def with_int_constants(module: ModuleOp, name: str, values: dict[int, int]) -> M
     return copy
 
 
-def refined(module: ModuleOp, signature: str) -> ModuleOp:
-    """A copy of `module` with calls inlined, each op tagged with its place (`TAG`), every
-    type refined for `signature` and scalars folded (`len(x)` of a known shape is a constant,
-    and the types that depend on it are refined again)."""
+Refinement = tuple[ModuleOp, ModuleOp]  # types refined for a signature; then scalars folded
+
+
+def refined(module: ModuleOp, signature: str) -> Refinement:
+    """Copies of `module` with calls inlined, each op tagged with its place (`TAG`) and every
+    type refined for `signature`; and the same with scalars folded (`len(x)` of a known shape
+    is a constant, and the types that depend on it are refined again). Both are compared: a
+    fold can also drop an op (a `squeeze` of known sizes) that the general code keeps."""
     ctx = make_context()
     copy = module.clone()
     TorchInlinePass().apply(ctx, copy)
@@ -164,22 +168,27 @@ def refined(module: ModuleOp, signature: str) -> ModuleOp:
     for index, op in enumerate(numbered):  # constants aside: `int` arguments made constant
         op.attributes[TAG] = IntAttr(index)
     TorchRefineTypesPass(signature=signature).apply(ctx, copy)
-    TorchCanonicalizePass().apply(ctx, copy)
-    return copy
+    folded = copy.clone()
+    TorchCanonicalizePass().apply(ctx, folded)
+    return copy, folded
 
 
-def needs_exact_shapes(general: ModuleOp, exact: ModuleOp) -> bool:
+def needs_exact_shapes(general: Refinement, exact: Refinement) -> bool:
     """Whether some op sees a `?` dim of `general` that is 1 in `exact` and broadcasts it
     (the op's result is larger there) or drops it (the result rank differs)."""
     return any(
-        _squeezes(g_op, e_op) or _broadcasts(g_op, e_op) for g_op, e_op in _pairs(general, exact)
+        _squeezes(g_op, e_op) or _broadcasts(g_op, e_op)
+        for g, e in zip(general, exact)
+        for g_op, e_op in _pairs(g, e)
     )
 
 
-def types_differ(general: ModuleOp, exact: ModuleOp) -> bool:
+def types_differ(general: Refinement, exact: Refinement) -> bool:
     """Whether some op's result types differ between the two refinements."""
     return any(
-        list(g_op.result_types) != list(e_op.result_types) for g_op, e_op in _pairs(general, exact)
+        list(g_op.result_types) != list(e_op.result_types)
+        for g, e in zip(general, exact)
+        for g_op, e_op in _pairs(g, e)
     )
 
 
