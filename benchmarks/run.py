@@ -204,7 +204,9 @@ def _commit() -> str:
         dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--"], cwd=root).returncode
     except OSError:
         return "unknown"
-    return f"{head}+dirty" if dirty else head or "unknown"
+    if not head:  # not a git checkout (e.g. a `git archive` tree)
+        return os.environ.get("TSJIT_BENCH_COMMIT", "unknown")
+    return f"{head}+dirty" if dirty else head
 
 
 def table(records: list[dict[str, Any]]) -> str:
