@@ -99,10 +99,11 @@ def dispatcher(
             f" and max({', '.join(bounds)}, 0) > 1" if len(bounds) > 1 else f" and {bounds[0]} > 1"
         )
     parallel, serial = variants
+    trips = " and more than one\n    iteration of its parallel loop" if " > 1" in condition else ""
     return (
         f"def {name}({', '.join(args)}):\n"
-        f'    """Runs {parallel} on at least PARALLEL_GRAIN array elements and more than one\n'
-        f'    iteration of a parallel loop, else {serial}."""\n'
+        f'    """Runs {parallel} on at least PARALLEL_GRAIN array elements{trips}, else\n'
+        f'    {serial}."""\n'
         f"    if {condition}:\n"
         f"        return {parallel}({', '.join(args)})\n"
         f"    return {serial}({', '.join(args)})\n"
