@@ -88,11 +88,9 @@ class ShapeGuard:
         try:
             lower(module, Stage.TORCH_OPT, exact)
         except PipelineError as err:
-            from frontend.error_location import with_location
-
-            shown = exact + "".join(f", {fn.arguments[i].name}={v}" for i, v in ints)
-            message = f"{fn.name}(): arguments of shapes {shown} do not fit: {first_line(err)}"
-            raise ValueError(with_location(fn, message, exact, dict(ints))) from None
+            if not (ints and _lowers(fn.module, exact)):
+                raise self._misfit(exact, ints, err) from None
+            ints, module = (), fn.module  # a rule of code that these values never run
         general = refined(fn.module, format_signature(list(signature)))
         specialization = None
         if needs_exact_shapes(general, refined(module, exact)):
@@ -100,6 +98,14 @@ class ShapeGuard:
             specialization = Specialization(target, tuple(parse_signature(exact)))
         self.checked[key] = specialization
         return specialization
+
+    def _misfit(self, exact: str, ints: tuple[tuple[int, int], ...], err: Exception) -> ValueError:
+        from frontend.error_location import with_location
+
+        fn = self.function
+        shown = exact + "".join(f", {fn.arguments[i].name}={v}" for i, v in ints)
+        message = f"{fn.name}(): arguments of shapes {shown} do not fit: {first_line(err)}"
+        return ValueError(with_location(fn, message, exact, dict(ints)))
 
     def int_positions(self, signature: Signature) -> tuple[int, ...]:
         """The `int` arguments whose value changes some type of the program (they feed a
@@ -127,6 +133,17 @@ class ShapeGuard:
             fn = self.function
             self.variants[ints] = ScriptFunction(module, fn.name, fn.python_fn)
         return self.variants[ints]
+
+
+def _lowers(module: ModuleOp, signature: str) -> bool:
+    """Whether `module` refines for `signature`. The rules check every op, even one in a loop
+    that given `int` values never enter (`x.reshape([n, -1])` for `n == 0`): when only the
+    program with those values as constants fails, the values are not specialized."""
+    try:
+        lower(module, Stage.TORCH_OPT, signature)
+    except PipelineError:
+        return False
+    return True
 
 
 def exact_signature_text(signature: Signature, values: list[Any]) -> str:

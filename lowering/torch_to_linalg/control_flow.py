@@ -87,6 +87,8 @@ class ConvertPrimLoopOp(RewritePattern):
         zero, one = (arith.ConstantOp(IntegerAttr(v, i64)) for v in (0, 1))
         rewriter.insert([zero, one])
         region = rewriter.move_region_contents_to_new_regions(op.body)
+        carried = [a.type for a in region.block.args[1:]]  # after the induction variable
+        inits = [_cast_to(rewriter, v, t) for v, t in zip(inits, carried, strict=True)]
         rewriter.replace(op, scf.ForOp(zero, trip, one, inits, region))
 
     @staticmethod
@@ -121,6 +123,16 @@ class ConvertPrimLoopOp(RewritePattern):
             rewriter.move_region_contents_to_new_regions(op.body),
         )
         rewriter.replace(op, loop, loop.results[1:])
+
+
+def _cast_to(rewriter: PatternRewriter, value: SSAValue, typ: Attribute) -> SSAValue:
+    """`value` as the loop-carried type `typ` (an init of `1x1` carried as `?x?`: the for
+    loop's result types come from its inits, and must match its block arguments)."""
+    if value.type == typ or not isinstance(typ, TensorType):
+        return value
+    cast = tensor.CastOp(value, typ)
+    rewriter.insert(cast)
+    return cast.dest
 
 
 PATTERNS: tuple[RewritePattern, ...] = (ConvertPrimIfOp(), ConvertPrimLoopOp())

@@ -175,6 +175,12 @@ def subtract_itself_twice(x1):  # program 4669 of seed 3
     return x1
 
 
+def reshape_in_a_loop(x0, n: int):  # program 2896 of seed 3: scf.for inits [1, 1], carried [?, ?]
+    for _ in range(n):
+        x0 = x0.reshape([n, -1])
+    return torch.stack([x0, x0, x0], -1)
+
+
 def square_root_of_a_negative_0d(x0, x1):  # program 7266 of seed 3
     return x0**0.5, x1.var([0, 1, 2], True, True)
 
@@ -202,6 +208,11 @@ CASES += [  # fixed: float floor division of +-inf is nan, -1 // inf is -1 (torc
 CASES += [  # fixed: the shape guard folds len(x0) of the exact shapes; the interpreter's check
     (chunk_by_the_length, (np.arange(1, 10, dtype=np.float64).reshape(3, 3, 1, 1),)),
     (squeeze_of_a_view, (np.arange(4, dtype=np.float32),)),
+]
+CASES += [  # fixed: loop inits cast to the carried types; a rule of a loop n == 0 never runs
+    (reshape_in_a_loop, (np.array([[-3]], np.int64), 0)),
+    (reshape_in_a_loop, (np.array([[-3]], np.int64), 1)),
+    (reshape_in_a_loop, (np.ones((2, 2), np.int64), 0)),
 ]
 CASES += [(squeeze_of_a_slice, (np.arange(8, dtype=np.float32).reshape(1, 2, 4),))]
 CASES += [(softmax_of_empty, (F32,))]
