@@ -201,7 +201,9 @@ def _commit() -> str:
         head = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
         ).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--"], cwd=root).returncode
+        dirty = subprocess.run(
+            ["git", "diff", "--quiet", "HEAD", "--"], cwd=root, capture_output=True
+        ).returncode
     except OSError:
         return "unknown"
     if not head:  # not a git checkout (e.g. a `git archive` tree)
