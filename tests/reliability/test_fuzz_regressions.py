@@ -181,6 +181,15 @@ def reshape_in_a_loop(x0, n: int):  # program 2896 of seed 3: scf.for inits [1, 
     return torch.stack([x0, x0, x0], -1)
 
 
+def integer_arange_of_float_bounds(x):  # programs 3049 and 7747 of seed 3
+    return (
+        torch.arange(0, 2.5, 1, dtype=torch.int64),
+        torch.arange(0.5, 0, -3, dtype=torch.int64),
+        torch.arange(-1.5, 2, 1, dtype=torch.int32) + x.sum().int(),  # int32: 4 long
+        torch.arange(-1.5, 2, 1, dtype=torch.int64),  # int64: 3 long
+    )
+
+
 def square_root_of_a_negative_0d(x0, x1):  # program 7266 of seed 3
     return x0**0.5, x1.var([0, 1, 2], True, True)
 
@@ -214,6 +223,7 @@ CASES += [  # fixed: loop inits cast to the carried types; a rule of a loop n ==
     (reshape_in_a_loop, (np.array([[-3]], np.int64), 1)),
     (reshape_in_a_loop, (np.ones((2, 2), np.int64), 0)),
 ]
+CASES += [(integer_arange_of_float_bounds, (F32,))]  # fixed: bounds truncated first, like torch
 CASES += [(squeeze_of_a_slice, (np.arange(8, dtype=np.float32).reshape(1, 2, 4),))]
 CASES += [(softmax_of_empty, (F32,))]
 CASES += [  # fixed by d0b062c: b86cdff's plain Python host called numba's `bitcast` (f32 exp)

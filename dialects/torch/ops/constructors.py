@@ -241,15 +241,25 @@ class ArangeOp(TorchOp):
         dtype = requested_dtype(args[-1], DEFAULT_FLOAT if is_float else DEFAULT_INT)
         if dtype is not None and dtype.is_bool:
             raise TypeError("\"arange_cpu\" not implemented for 'Bool'")
+        if dtype == DEFAULT_INT:
+            start, end, step = cls.integer_bounds(start, end, step)
         length = arange_length(start, end, step)
         return [ValueTensorType((-1 if length is None else length,), dtype)]
 
+    @staticmethod
+    def integer_bounds(*bounds: Any) -> tuple[Any, ...]:
+        """For int64 results torch truncates the bounds first: `arange(0, 2.5, 1,
+        dtype=torch.int64)` is [0, 1], `arange(0.5, 0, -3, dtype=torch.int64)` is empty (int32
+        and smaller count with the float bounds: [0, 1, 2] and [0]; the values all start at
+        the truncated start)."""
+        return tuple(int(v) if isinstance(v, float) else v for v in bounds)
+
     @classmethod
     def eager(cls, *args: Any) -> Any:
-        start, end, step = cls.bounds(args)
+        start, _, step = cls.bounds(args)
         (typ,) = cls.infer(*args)
         assert isinstance(typ, ValueTensorType) and typ.element is not None
-        count = np.arange(arange_length(start, end, step))
+        count = np.arange(typ.sizes[0])
         if typ.element.is_float:
             return (float(start) + count * float(step)).astype(typ.element.numpy)
         return (int(start) + count * int(step)).astype(typ.element.numpy)
