@@ -47,6 +47,16 @@ def fresh_name(base: str, is_taken: Callable[[str], bool]) -> str:
     return name
 
 
+# Plain Python (a host) computes scalars with numpy's ufuncs, which give nan / inf like numba
+# under np.errstate, where Python's math raises ValueError or OverflowError.
+NUMPY_MATH = {
+    "sqrt": "np.sqrt", "exp": "np.exp", "exp2": "np.exp2", "expm1": "np.expm1",
+    "log": "np.log", "log2": "np.log2", "log10": "np.log10", "log1p": "np.log1p",
+    "sin": "np.sin", "cos": "np.cos", "tan": "np.tan", "sinh": "np.sinh", "cosh": "np.cosh",
+    "asin": "np.arcsin", "acos": "np.arccos", "acosh": "np.arccosh", "atanh": "np.arctanh",
+}  # fmt: skip
+PLAIN_MATH = re.compile(r"\bmath\.(" + "|".join(NUMPY_MATH) + r")\(")
+
 # Keywords, the builtins that the templates call, and the generated module's globals.
 RESERVED = frozenset(keyword.kwlist) | {"range", "abs", "max", "min", "int", "bool"} | GLOBALS
 
@@ -160,6 +170,8 @@ class FunctionEmitter:
             S0=signed(args[0], source),
             U0=unsigned(args[0], source),
         )
+        if self.plain:  # Python's math raises (domain, overflow) where numba gives nan / inf
+            expr = PLAIN_MATH.sub(lambda m: f"{NUMPY_MATH[m[1]]}(", expr)
         # numba widens i8/i16/i32 arithmetic to int64: cast such results back.
         narrow = isinstance(type_, IntegerType) and 1 < type_.width.data < 64
         return f"{dtype_of(type_)}({expr})" if narrow and type(op) not in CASTS else expr

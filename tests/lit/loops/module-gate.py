@@ -23,10 +23,9 @@ class Gated(nn.Module):
         return torch.tanh(self.gate(self.linear(x)))
 
 
-# The function is big enough to call outlined kernels (scf-outline-kernels): the gate's
-# condition is computed in it, the scf.if is a kernel of its own. It stays a numba function,
-# not a plain Python host: it compares floats (scalar tensor code keeps numba's semantics).
-# CHECK-LABEL: func.func @Gated.forward(%self.linear.weight: memref<4x4xf32>, %self.linear.bias: memref<4xf32>, %x: memref<?x4xf32>) -> memref<?x4xf32> {
+# The function is big enough to be a host calling outlined kernels (scf-outline-kernels): the
+# gate's condition is computed in it, the scf.if is a kernel of its own.
+# CHECK-LABEL: func.func @Gated.forward(%self.linear.weight: memref<4x4xf32>, %self.linear.bias: memref<4xf32>, %x: memref<?x4xf32>) -> memref<?x4xf32> attributes {tsjit.host}
 # CHECK:         arith.cmpf ogt
 # CHECK:         func.call @Gated.forward.k2(
 # CHECK:         func.return
