@@ -88,7 +88,7 @@ class ShapeGuard:
         try:
             lower(module, Stage.TORCH_OPT, exact)
         except PipelineError as err:
-            if not (ints and _lowers(fn.module, exact)):
+            if not (ints and _in_regions_only(module, err) and _lowers(fn.module, exact)):
                 raise self._misfit(exact, ints, err) from None
             ints, module = (), fn.module  # a rule of code that these values never run
         general = refined(fn.module, format_signature(list(signature)))
@@ -133,6 +133,18 @@ class ShapeGuard:
             fn = self.function
             self.variants[ints] = ScriptFunction(module, fn.name, fn.python_fn)
         return self.variants[ints]
+
+
+def _in_regions_only(module: ModuleOp, err: Exception) -> bool:
+    """Whether every op of the kind the error names is inside a loop or branch (which given
+    `int` values may never run), none at the function's top level."""
+    from frontend.error_location import OP_NAME
+
+    found = OP_NAME.search(str(err))
+    if found is None:
+        return False
+    ops = [op for op in module.walk() if op.name == found.group(0).rstrip(".")]
+    return bool(ops) and all(not isinstance(op.parent_op(), func.FuncOp) for op in ops)
 
 
 def _lowers(module: ModuleOp, signature: str) -> bool:
