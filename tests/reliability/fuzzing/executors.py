@@ -181,11 +181,20 @@ FLOAT32_SOURCES = re.compile(
 )
 
 
+FLOAT_LITERAL = re.compile(r"\d\.\d|\d[eE]-?\d")
+
+
 def float32_involved(program: Program) -> bool:
     """Whether float32 values may feed the results: float32 inputs, casts, or factories
-    (their float default is float32). Then float64 results carry float32 rounding."""
-    return any(t.dtype == "float32" for t in program.tensors) or bool(
-        FLOAT32_SOURCES.search(program.source())
+    (their float default is float32), or a float number with an integer tensor
+    (`torch.pow(2.5, x)` of int32 `x` is float32). Then float64 results carry float32
+    rounding."""
+    source = program.source()
+    integers = any(t.dtype.startswith(("int", "uint")) for t in program.tensors)
+    return (
+        any(t.dtype == "float32" for t in program.tensors)
+        or bool(FLOAT32_SOURCES.search(source))
+        or (integers and bool(FLOAT_LITERAL.search(source)))
     )
 
 

@@ -28,6 +28,7 @@ def judge(path: Path) -> dict[str, str]:
 
     from fuzzing.executors import (
         FLOAT32_SOURCES,
+        FLOAT_LITERAL,
         classify_error,
         describe_error,
         difference,
@@ -51,7 +52,11 @@ def judge(path: Path) -> dict[str, str]:
 
         lib = eager_library("auto")
         expected = lib.to_numpy(namespace["expected"])
-        relaxed = bool(FLOAT32_SOURCES.search(source))
+        body = source.partition("def program")[2].partition("\nargs = [")[0]
+        integers = "dtype=np.int" in source or "dtype=np.uint" in source
+        relaxed = bool(FLOAT32_SOURCES.search(source)) or (
+            integers and bool(FLOAT_LITERAL.search(body))
+        )
         for backend, wrong in (("compiled", "mismatch"), ("interpreter", "interpreter-mismatch")):
             try:
                 function = frontend.script(namespace["program"], backend=backend)  # type: ignore[arg-type]
