@@ -89,6 +89,26 @@ def {name}(a, b, c):
         tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
 '''
 
+CONV2D_BODY = """    batch, channels = x.shape[0], x.shape[1]
+    out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
+    positions = out.shape[2] * out.shape[3]
+    weights = w.reshape(out_channels, channels * kh * kw)
+    if batch > 1:
+        for image in {images}:
+            columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
+            tsjit_im2col_rows(x, image, columns, 0, positions, out.shape[3], sh, sw, dh, dw, kh, kw)
+            result = out[image].reshape(out_channels, positions)
+            tsjit_matmul_nt_panel(weights, columns, result, 0, positions)
+    elif batch == 1:
+        columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
+        result = out[0].reshape(out_channels, positions)
+        for p in {panels}:
+            p0, p1 = p * {panel}, min(p * {panel} + {panel}, positions)
+            tsjit_im2col_rows(x, 0, columns, p0, p1, out.shape[3], sh, sw, dh, dw, kh, kw)
+            tsjit_matmul_nt_panel(weights, columns, result, p0, p1)
+"""
+"""The conv of images `{images}` (several) or panels `{panels}` of one image."""
+
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(x, w, out, sh, sw, dh, dw):
     """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v].
@@ -97,24 +117,12 @@ def {name}(x, w, out, sh, sw, dh, dw):
     the weights [o, c*u*v] with it into out[b] seen as [o, y*z]. Several images run in
     {loop} over images; one image runs in {loop} over panels of {panel} output positions.
     """
-    batch, channels = x.shape[0], x.shape[1]
-    out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
-    positions = out.shape[2] * out.shape[3]
-    weights = w.reshape(out_channels, channels * kh * kw)
-    if batch > 1:
-        for image in {loop}(batch):
-            columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
-            tsjit_im2col_rows(x, image, columns, 0, positions, out.shape[3], sh, sw, dh, dw, kh, kw)
-            result = out[image].reshape(out_channels, positions)
-            tsjit_matmul_nt_panel(weights, columns, result, 0, positions)
-    elif batch == 1:
-        columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
-        result = out[0].reshape(out_channels, positions)
-        for p in {loop}((positions + {panel} - 1) // {panel}):
-            lo, hi = p * {panel}, min(p * {panel} + {panel}, positions)
-            tsjit_im2col_rows(x, 0, columns, lo, hi, out.shape[3], sh, sw, dh, dw, kh, kw)
-            tsjit_matmul_nt_panel(weights, columns, result, lo, hi)
-'''
+{body}'''.replace(
+    "{body}",
+    CONV2D_BODY.replace("{images}", "{loop}(batch)").replace(
+        "{panels}", "{loop}((positions + {panel} - 1) // {panel})"
+    ),
+)
 
 IM2COL_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_im2col_rows(x, image, columns, lo, hi, ow, sh, sw, dh, dw, kh, kw):
@@ -164,24 +172,7 @@ CONV2D_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH,
 def {name}_rows(lo, hi, x, w, out, sh, sw, dh, dw):
     """Work items lo..hi of the conv: images of a batch of several, else panels of {panel}
     output positions of the one image."""
-    batch, channels = x.shape[0], x.shape[1]
-    out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
-    positions = out.shape[2] * out.shape[3]
-    weights = w.reshape(out_channels, channels * kh * kw)
-    if batch > 1:
-        for image in range(lo, hi):
-            columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
-            tsjit_im2col_rows(x, image, columns, 0, positions, out.shape[3], sh, sw, dh, dw, kh, kw)
-            result = out[image].reshape(out_channels, positions)
-            tsjit_matmul_nt_panel(weights, columns, result, 0, positions)
-    elif batch == 1:
-        columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
-        result = out[0].reshape(out_channels, positions)
-        for p in range(lo, hi):
-            p0, p1 = p * {panel}, min(p * {panel} + {panel}, positions)
-            tsjit_im2col_rows(x, 0, columns, p0, p1, out.shape[3], sh, sw, dh, dw, kh, kw)
-            tsjit_matmul_nt_panel(weights, columns, result, p0, p1)
-
+{rows_body}
 
 def {name}(x, w, out, sh, sw, dh, dw):
     """The conv over its work items, on threads for large arrays."""
@@ -191,7 +182,10 @@ def {name}(x, w, out, sh, sw, dh, dw):
         run_in_chunks({name}_rows, 0, items, (x, w, out, sh, sw, dh, dw))
     else:
         {name}_rows(0, items, x, w, out, sh, sw, dh, dw)
-'''
+'''.replace(
+    "{rows_body}",
+    CONV2D_BODY.replace("{images}", "range(lo, hi)").replace("{panels}", "range(lo, hi)"),
+)
 
 
 @dataclass(frozen=True)
