@@ -18,6 +18,8 @@ scf.parallel (%i, %j) = (%c0, %c0) to (%n, %c4) step (%c1, %c1) {   // all paral
 Parallel dims are hoisted before reduction dims (legal: they are independent). A parallel dim
 that no output indexes on its own (its writes would collide) is run sequentially like a
 reduction dim. Carrying the accumulator in `iter_args` lets numba vectorize the inner loop.
+An output whose map uses a sequential dim is stored inside the innermost `scf.for` instead
+(softmax's `exp(x - max)`, written next to the sum of the same values).
 Ops with no parallel dims get only the `scf.for` nest; ops with no loops only the body.
 Loop bounds are `arith.constant`s for static sizes and `memref.dim` of an operand otherwise.
 Named ops, `linalg.transpose`, `linalg.broadcast` and `linalg.reduce` are first rewritten to
@@ -189,7 +191,8 @@ class GenericLowering:
             self.build_sequential_loops(insertion_point)
         else:
             outputs = self.load_used_args(range(len(self.op.operands)), insertion_point)
-            self.store_outputs(self.inline_body(insertion_point, outputs), insertion_point)
+            results = self.inline_body(insertion_point, outputs)
+            self.store_outputs(dict(enumerate(results, start=self.num_inputs)), insertion_point)
         self.rewriter.erase(self.op)
 
     # ---- loops ----
@@ -208,9 +211,14 @@ class GenericLowering:
         return InsertPoint.before(body.last_op)
 
     def build_sequential_loops(self, insertion_point: InsertPoint) -> None:
-        """The `scf.for` nest; outputs are read before it, carried, and stored after it."""
+        """The `scf.for` nest. An output indexed by the sequential dims is *streamed*: stored
+        in the innermost loop at each iteration. Every other output is read before the nest,
+        carried in `iter_args`, and stored after it."""
         outputs = range(self.num_inputs, len(self.op.operands))
-        accs = [self.load(index, insertion_point) for index in outputs]
+        sequential = set(self.sequential_dims)
+        streamed = [i for i in outputs if uses_dims(self.maps[i], sequential)]
+        carried = [i for i in outputs if i not in streamed]
+        accs = [self.load(index, insertion_point) for index in carried]
         loops: list[scf.ForOp] = []
         for dim in self.sequential_dims:
             block = Block(arg_types=[IndexType(), *(acc.type for acc in accs)])
@@ -222,12 +230,15 @@ class GenericLowering:
             self.ivs[dim].name_hint = f"i{dim}"
             loops.append(loop)
             insertion_point = InsertPoint.at_end(block)
-        values = self.load_used_args(range(self.num_inputs), insertion_point)
-        values.update(zip(outputs, accs, strict=True))
-        results = self.inline_body(insertion_point, values)
-        results = [self.cast(r, acc.type, insertion_point) for r, acc in zip(results, accs)]
-        self.rewriter.insert(scf.YieldOp(*results), insertion_point)
-        self.store_outputs(loops[0].results, InsertPoint.after(loops[0]))
+        values = self.load_used_args([*range(self.num_inputs), *streamed], insertion_point)
+        values.update(zip(carried, accs, strict=True))
+        results = dict(zip(outputs, self.inline_body(insertion_point, values), strict=True))
+        self.store_outputs({i: results[i] for i in streamed}, insertion_point)
+        yielded = [
+            self.cast(results[i], acc.type, insertion_point) for i, acc in zip(carried, accs)
+        ]
+        self.rewriter.insert(scf.YieldOp(*yielded), insertion_point)
+        self.store_outputs(dict(zip(carried, loops[0].results)), InsertPoint.after(loops[0]))
 
     # ---- body ----
 
@@ -252,7 +263,7 @@ class GenericLowering:
         return yielded
 
     def load_used_args(
-        self, operand_indices: range, insertion_point: InsertPoint
+        self, operand_indices: Sequence[int], insertion_point: InsertPoint
     ) -> dict[int, SSAValue]:
         args = self.op.body.block.args
         return {i: self.load(i, insertion_point) for i in operand_indices if args[i].uses}
@@ -267,8 +278,9 @@ class GenericLowering:
         self.rewriter.insert(load, insertion_point)
         return load.res
 
-    def store_outputs(self, values: Sequence[SSAValue], insertion_point: InsertPoint) -> None:
-        for index, value in enumerate(values, start=self.num_inputs):
+    def store_outputs(self, values: dict[int, SSAValue], insertion_point: InsertPoint) -> None:
+        """Stores each value into the output with that operand index, at the current ivs."""
+        for index, value in values.items():
             output = self.op.operands[index]
             assert isinstance(output.type, MemRefType)
             value = self.cast(value, output.type.element_type, insertion_point)
@@ -339,10 +351,12 @@ def scalar_cast(value: SSAValue, to: Attribute) -> Operation | None:
 
 
 def split_dims(op: GenericOp, maps: Sequence[AffineMap]) -> tuple[tuple[int, ...], ...]:
-    """(parallel dims, sequential dims) of `op`; raises if the outputs depend on the latter.
+    """(parallel dims, sequential dims) of `op`.
 
     A parallel dim runs in `scf.parallel` only if every output map has it as a plain result,
-    so that different iterations write different elements.
+    so that different iterations write different elements. An output whose map uses a
+    sequential dim is written at every iteration of that dim (the last write stays, as in
+    linalg): `softmax` yields `exp(x - max)` per element next to the sum it reduces.
     """
     iterators = [attr.data for attr in op.iterator_types]
     if IteratorType.WINDOW in iterators:
@@ -355,10 +369,11 @@ def split_dims(op: GenericOp, maps: Sequence[AffineMap]) -> tuple[tuple[int, ...
         if kind == IteratorType.PARALLEL and all(d in dims for dims in plain)
     )
     sequential = tuple(d for d in range(len(iterators)) if d not in parallel)
-    for output_map in output_maps:
-        if sequential and any(r.used_dims() & set(sequential) for r in output_map.results):
-            raise fail(op, f"output map {output_map} depends on a reduction dim")
     return parallel, sequential
+
+
+def uses_dims(affine_map: AffineMap, dims: set[int]) -> bool:
+    return any(r.used_dims() & dims for r in affine_map.results)
 
 
 class ConvertGenericOp(RewritePattern):

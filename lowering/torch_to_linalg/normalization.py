@@ -28,9 +28,19 @@ from lowering.torch_to_linalg.reduction import (
     mean_over,
     pointwise,
     reduced_count,
+    reduced_type,
     reduction_output_map,
 )
-from lowering.torch_to_linalg.utils import scalar_operand, static_shape, tensor_type_of
+from lowering.torch_to_linalg.utils import (
+    PARALLEL,
+    REDUCTION,
+    build_generic,
+    empty_like_result,
+    filled,
+    scalar_operand,
+    static_shape,
+    tensor_type_of,
+)
 
 
 def _rank(value: SSAValue) -> int:
@@ -42,7 +52,9 @@ def _present(value: SSAValue) -> bool:
 
 
 class ConvertSoftmaxOp(RewritePattern):
-    """max along dim; sum of exp(x - max); then exp(x - max) / sum (or x - max - log(sum))."""
+    """max along dim; then softmax: one generic that stores e = exp(x - max) and sums it, and
+    e / sum written over e's buffer (exp is computed once per element); log_softmax:
+    x - max - log(sum of exp(x - max))."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SoftmaxOp, rewriter: PatternRewriter) -> None:
@@ -50,26 +62,64 @@ class ConvertSoftmaxOp(RewritePattern):
         rank, dim = _rank(x), op.softmax_dim()
         result_type = tensor_type_of(op)
         element = result_type.element_type
-        identity, kept = AffineMap.identity(rank), reduction_output_map(rank, [dim], True)
+        identity = AffineMap.identity(rank)
 
         def largest(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
             return [b.maximum(args[1], b.cast(args[0], element))]
 
-        def exp_sum(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-            return [b.add(args[2], b.exp(b.sub(b.cast(args[0], element), args[1])))]
-
-        def normalize(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-            shifted = b.sub(b.cast(args[0], element), args[1])
-            if op.LOG:
-                return [b.sub(shifted, b.log(args[2]))]
-            return [b.div(b.exp(shifted), args[2])]
-
         (top,) = fold(rewriter, [x], [identity], [dim], True, [(element, float("-inf"))], largest)
-        (total,) = fold(rewriter, [x, top], [identity, kept], [dim], True, [(element, 0)], exp_sum)
-        out = pointwise(
-            rewriter, [x, top, total], [identity, kept, kept], result_type, x, normalize
-        )
+        if op.LOG:
+            out = _log_softmax(rewriter, x, top, dim, result_type)
+        else:
+            out = _softmax(rewriter, x, top, dim, result_type)
         rewriter.replace(op, [], [out])
+
+
+def _softmax(
+    rewriter: PatternRewriter, x: SSAValue, top: SSAValue, dim: int, result_type: TensorType
+) -> SSAValue:
+    """`exp(x - top) / sum`: a generic with two outputs, `exp(x - top)` (indexed by the reduced
+    dim too, so the loop lowering stores it at every step) and its sum; then the division
+    writes in place over the exponentials (its init, read by nothing else)."""
+    rank, element = _rank(x), result_type.element_type
+    identity, kept = AffineMap.identity(rank), reduction_output_map(rank, [dim], True)
+    sizes = [(x, d) for d in range(rank)]
+    sums_type = reduced_type(x, [dim], True, element)
+    zeros = filled(rewriter, empty_like_result(rewriter, sums_type, sizes), 0)
+    exps_init = empty_like_result(rewriter, result_type, sizes)
+
+    def exp_and_sum(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        value = b.exp(b.sub(b.cast(args[0], element), args[1]))
+        return [value, b.add(args[3], value)]
+
+    iterators = [REDUCTION if d == dim else PARALLEL for d in range(rank)]
+    maps = [identity, kept, identity, kept]
+    both = build_generic([x, top], [exps_init, zeros], maps, iterators, exp_and_sum)
+    rewriter.insert(both)
+    exps, total = both.results
+
+    def normalize(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        return [b.div(args[1], args[0])]
+
+    divide = build_generic([total], [exps], [kept, identity], [PARALLEL] * rank, normalize)
+    rewriter.insert(divide)
+    return divide.results[0]
+
+
+def _log_softmax(
+    rewriter: PatternRewriter, x: SSAValue, top: SSAValue, dim: int, result_type: TensorType
+) -> SSAValue:
+    rank, element = _rank(x), result_type.element_type
+    identity, kept = AffineMap.identity(rank), reduction_output_map(rank, [dim], True)
+
+    def exp_sum(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        return [b.add(args[2], b.exp(b.sub(b.cast(args[0], element), args[1])))]
+
+    def normalize(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        return [b.sub(b.sub(b.cast(args[0], element), args[1]), b.log(args[2]))]
+
+    (total,) = fold(rewriter, [x, top], [identity, kept], [dim], True, [(element, 0)], exp_sum)
+    return pointwise(rewriter, [x, top, total], [identity, kept, kept], result_type, x, normalize)
 
 
 class ConvertAtenLayerNormOp(RewritePattern):

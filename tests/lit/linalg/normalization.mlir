@@ -1,18 +1,20 @@
 // RUN: xdsl-opt %s -p convert-torch-to-linalg | filecheck %s
 // Normalization ops lower to a few generics: reductions into keepdim tensors, then elementwise.
 
-// Softmax: the max along dim (fill -inf), the sum of exp(x - max), then one elementwise
-// generic; both reductions keep the dim as size 1 and are read back through (d0, 0).
+// Softmax: the max along dim (fill -inf); one generic that yields exp(x - max) per element
+// (its output map uses the reduced dim) and adds it to the sum; then the division writes over
+// the exponentials (its init). Sums keep the dim as size 1 and are read back through (d0, 0).
 // CHECK-LABEL: func.func @torch.aten.softmax.int
 // CHECK: arith.constant 0xff800000 : f32
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
 // CHECK: arith.maximumf
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK: math.exp
-// CHECK: arith.addf
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
-// CHECK: math.exp
-// CHECK-NEXT: arith.divf
+// CHECK: %[[EXPS:.*]], %[[SUMS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: %[[E:.*]] = math.exp
+// CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[E]]
+// CHECK-NEXT: linalg.yield %[[E]], %[[S]]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[SUMS]] : tensor<?x1xf32>) outs(%[[EXPS]] : tensor<?x5xf32>)
+// CHECK-NOT: math.exp
+// CHECK: arith.divf
 func.func @torch.aten.softmax.int(%x: !torch.vtensor<[?,5],f32>) -> !torch.vtensor<[?,5],f32> {
   %int1 = torch.constant.int 1
   %none = torch.constant.none

@@ -54,6 +54,35 @@ func.func @generic$reduction_first(%x: memref<?x4xf32>, %out: memref<4xf32>) {
 
 // -----
 
+// Two outputs, one indexed by the reduction dim too (softmax's exp and its sum): that one is
+// stored inside the scf.for at every step; the other is carried and stored after the loop.
+
+// CHECK-LABEL: func.func @generic$streamed_output
+// CHECK-SAME:    (%[[X:.*]]: memref<?x4xf32>, %[[E:.*]]: memref<?x4xf32>, %[[OUT:.*]]: memref<?x1xf32>)
+// CHECK:         "scf.parallel"
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      %[[INIT:.*]] = memref.load %[[OUT]][%[[I]], %{{.*}}] : memref<?x1xf32>
+// CHECK-NEXT:      %[[SUM:.*]] = scf.for %[[J:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NEXT:        %[[A:.*]] = memref.load %[[X]][%[[I]], %[[J]]] : memref<?x4xf32>
+// CHECK-NEXT:        %[[EXP:.*]] = math.exp %[[A]] : f32
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[ACC]], %[[EXP]] : f32
+// CHECK-NEXT:        memref.store %[[EXP]], %[[E]][%[[I]], %[[J]]] : memref<?x4xf32>
+// CHECK-NEXT:        scf.yield %[[S]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %[[SUM]], %[[OUT]][%[[I]], %{{.*}}] : memref<?x1xf32>
+// CHECK-NEXT:      scf.reduce
+func.func @generic$streamed_output(%x: memref<?x4xf32>, %e: memref<?x4xf32>, %out: memref<?x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x4xf32>) outs(%e, %out : memref<?x4xf32>, memref<?x1xf32>) {
+  ^bb0(%a: f32, %o: f32, %acc: f32):
+    %exp = math.exp %a : f32
+    %s = arith.addf %acc, %exp : f32
+    linalg.yield %exp, %s : f32, f32
+  }
+  func.return
+}
+
+// -----
+
 // A full reduction to 0-d: no scf.parallel, the accumulator goes through both scf.for.
 
 // CHECK-LABEL: func.func @generic$full_reduction
