@@ -28,7 +28,7 @@ PASSES: dict[str, str] = {
     "expand-math": "lowering.expand_math:ExpandMathPass",
     "scf-parallel-loop-fusion": "lowering.scf_parallel_loop_fusion:ScfParallelLoopFusionPass",
     "scf-hoist-invariant-loads": "lowering.scf_hoist_invariant_loads:ScfHoistInvariantLoadsPass",
-    "scf-unroll-reductions": "lowering.scf_unroll_reductions:ScfUnrollReductionsPass",
+    "scf-vectorize-reductions": "lowering.scf_vectorize_reductions:ScfVectorizeReductionsPass",
     "scf-outline-kernels": "lowering.scf_outline_kernels:ScfOutlineKernelsPass",
 }
 """Every project pass, once: its name and where its class lives (`module:Class`)."""

@@ -67,7 +67,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
     from lowering.scf_outline_kernels import ScfOutlineKernelsPass
     from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
-    from lowering.scf_unroll_reductions import ScfUnrollReductionsPass
+    from lowering.scf_vectorize_reductions import ScfVectorizeReductionsPass
     from lowering.torch_inline import TorchInlinePass
     from lowering.torch_passes import torch_optimization_passes
     from lowering.torch_refine_types import TorchRefineTypesPass
@@ -95,7 +95,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             CommonSubexpressionElimination(),
             ScfParallelLoopFusionPass(),
             ScfHoistInvariantLoadsPass(),
-            ScfUnrollReductionsPass(),
+            ScfVectorizeReductionsPass(),
             ScfOutlineKernelsPass(),
         ],
     }

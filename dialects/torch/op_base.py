@@ -142,7 +142,8 @@ class TorchOp(IRDLOperation):
         """Run `eager` and give each result the dtype that `infer` promises (torch semantics)."""
         metas = [_meta_of(a) for a in args]
         types = cls.infer(*metas)
-        out = cls.eager(*args)
+        with np.errstate(all="ignore"):  # like PyTorch: inf - inf is nan, without a warning
+            out = cls.eager(*args)
         results = out if isinstance(out, tuple) else (out,)
         cast = tuple(_cast_result(r, t) for r, t in zip(results, types, strict=True))
         return cast if isinstance(out, tuple) else cast[0]

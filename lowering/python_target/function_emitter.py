@@ -21,6 +21,7 @@ from lowering.python_target.tables import (
     PythonEmitError,
     constant_literal,
     dtype_of,
+    helper_of,
     signed,
     subscript,
     template_of,
@@ -161,9 +162,10 @@ class FunctionEmitter:
     def expression(self, op: Operation) -> str:
         """The Python expression of a pure op, from its table template."""
         args, source, type_ = self.uses(op.operands), op.operands[0].type, op.results[0].type
-        if isinstance(op, arith.BitcastOp):
-            self.helpers.add("bitcast")
-        expr = template_of(op).format(
+        helper = helper_of(op, self.plain)
+        if helper is not None:
+            self.helpers.add(helper)
+        expr = template_of(op, self.plain).format(
             *args,
             args=", ".join(args),
             T=dtype_of(type_),

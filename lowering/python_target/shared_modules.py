@@ -26,7 +26,7 @@ from lowering.program_text import module_name
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, sanitize
 from lowering.python_target.library_kernels import LIBRARY_HELPERS, LIBRARY_KERNELS
-from lowering.python_target.tables import HEADER, HELPERS
+from lowering.python_target.tables import HEADER, HELPERS, LIBRARY_HEADER
 
 OUTLINED = "tsjit.outlined"  # the attribute `scf-outline-kernels` gives its kernels
 HOST = "tsjit.host"  # ... and the functions it outlined all loop nests of
@@ -58,7 +58,7 @@ def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule
     base = sanitize(op.sym_name.data)
     dtype = base.rsplit("_", 1)[-1]
     parts = [
-        HEADER,
+        LIBRARY_HEADER,
         CHUNK_IMPORT,
         LIBRARY_HELPERS,
         kernel.source(f"{base}_parallel", parallel=True),

@@ -1,11 +1,12 @@
 // RUN: xdsl-opt %s -t python | filecheck %s
 
-// The header: imports and the fastmath flags (no nnan/ninf, so NaN and inf behave as in numpy).
+// The header: imports and the fastmath flags (no nnan/ninf, so NaN and inf behave as in numpy;
+// no reassoc, so x - x is NaN for inf).
 // CHECK:      import math
 // CHECK:      import numba
 // CHECK-NEXT: import numpy as np
 // CHECK-NEXT: from numba import prange
-// CHECK:      FASTMATH = {"reassoc", "contract", "arcp", "nsz"}
+// CHECK:      FASTMATH = {"contract", "arcp", "nsz"}
 // CHECK:      PARALLEL_GRAIN = 16384
 
 // The outer dim of a top-level scf.parallel is a prange, the inner dims are ranges. A

@@ -1,4 +1,4 @@
-// RUN: xdsl-opt %s -p scf-unroll-reductions | filecheck %s
+// RUN: xdsl-opt %s -p scf-vectorize-reductions | filecheck %s
 
 // A row max: 8 accumulators in a main loop of step 8, a tail loop for the rest, then the
 // accumulators combined with the same (NaN-propagating) max.
@@ -26,7 +26,44 @@ func.func @rowmax(%x: memref<?x?xf32>, %out: memref<?xf32>, %k: index) {
   func.return
 }
 
-// Sums vectorize already; a loop that stores, or uses its accumulator twice, is left alone.
+// A sum's and a product's fold get reorderable flags (and only the fold: the terms keep
+// exact NaN and inf). Small loops and loops whose accumulator has another use are left alone.
+// CHECK-LABEL: func.func @sum$and$product
+// CHECK:         arith.subf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f32
+// CHECK:         arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f32
+// CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f32
+// CHECK-NOT:     fastmath
+func.func @sum$and$product(%x: memref<?xf32>, %k: index) -> (f32, f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %s, %p = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero, %prod = %one) -> (f32, f32) {
+    %v = memref.load %x[%j] : memref<?xf32>
+    %d = arith.subf %v, %v : f32
+    %r = arith.addf %acc, %d : f32
+    %q = arith.mulf %v, %prod : f32
+    scf.yield %r, %q : f32, f32
+  }
+  %outer = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+    %inner = scf.for %j = %c0 to %k step %c1 iter_args(%a = %acc) -> (f32) {
+      %v = memref.load %x[%j] : memref<?xf32>
+      %r = arith.addf %a, %v : f32
+      scf.yield %r : f32
+    }
+    scf.yield %inner : f32
+  }
+  %twice = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%j] : memref<?xf32>
+    %w = arith.addf %acc, %v : f32
+    %r = arith.addf %acc, %w : f32
+    scf.yield %r : f32
+  }
+  func.return %s, %outer, %twice : f32, f32, f32
+}
+
+// A loop that stores, or uses its accumulator twice, is left alone.
 // CHECK-LABEL: func.func @left$alone
 // CHECK-COUNT-3: scf.for %{{.*}} = %c0 to %k step %c1
 // CHECK-NOT:     scf.for
@@ -36,7 +73,7 @@ func.func @left$alone(%x: memref<?xf32>, %k: index) -> (f32, f32, f32) {
   %zero = arith.constant 0.0 : f32
   %s = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
     %v = memref.load %x[%j] : memref<?xf32>
-    %r = arith.addf %acc, %v : f32
+    %r = arith.subf %acc, %v : f32
     scf.yield %r : f32
   }
   %t = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {

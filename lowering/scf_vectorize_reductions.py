@@ -1,10 +1,20 @@
-"""Splits max/min reduction loops into independent accumulators (`scf-unroll-reductions`).
+"""Makes float reduction loops vectorizable without `reassoc` (`scf-vectorize-reductions`).
 
-LLVM vectorizes a sum reduction (under `reassoc`), but not a NaN-propagating max or min: a
-row max ran 9x slower than a row sum (measured, numba 0.68). With `UNROLL` accumulators,
-each iteration of the main loop holds `UNROLL` independent compare-and-selects that the SLP
-vectorizer packs into vector instructions (3x faster, measured):
+Generated code runs without a function-wide `reassoc` flag: it let LLVM cancel
+`(x - x) - (x - x)` to 0 where PyTorch gives NaN for inf inputs (fuzzer, seed 3). LLVM may
+then not reorder a reduction, and a loop that folds one accumulator is a serial chain of
+dependent ops that does not vectorize. Two rewrites give the reorderings back, where they
+are exactly what a reduction allows:
 
+1. **Sums and products:** the `arith.addf` / `arith.mulf` that folds the accumulator gets
+   `fastmath<reassoc,contract>`, and only it: LLVM may reorder the chain of those adds (the
+   python target emits them through an LLVM intrinsic with these flags), while the ops
+   computing each term keep NaN and inf exact. (With `nsz` too, LLVM's reassociation pulled
+   `t - t` into the sum and cancelled it: measured, so `nsz` is left out.)
+2. **Max and min** (NaN-propagating ones are a compare and a select, which LLVM does not
+   treat as a reduction): the loop is split into `UNROLL` independent accumulators, whose
+   compare-and-selects the SLP vectorizer packs into vector instructions (a row max 3x
+   faster, measured, numba 0.68):
 ```
 %m = scf.for %j = %lb to %ub step %c1 iter_args(%acc = %init) -> (f32) {
   %v = memref.load %x[%i, %j]  ;  %r = arith.maximumf %acc, %v  ;  scf.yield %r
@@ -20,11 +30,14 @@ vectorizer packs into vector instructions (3x faster, measured):
 Taking the initial value several times is right for max and min (idempotent), and so is any
 combination order (NaN propagates from every accumulator).
 
-**Expects:** the `loops` stage. A loop qualifies when it has `index` bounds, step 1, one
-`iter_args` value, a body of loads and pure `arith` / `math` ops only, and yields
-`maximumf` / `minimumf` (or `maxnumf` / `minnumf`) of its accumulator, used nowhere else.
+**Expects:** the `loops` stage.
+- (1) applies to each float `iter_args` value of an `scf.for` that the loop yields as
+  `addf` / `mulf` of it and one other value, the accumulator and the fold used nowhere else.
+- (2) applies to an `scf.for` with `index` bounds, step 1, one `iter_args` value, a body of
+  loads and pure `arith` / `math` ops only, yielding `maximumf` / `minimumf` (or `maxnumf` /
+  `minnumf`) of its accumulator, used nowhere else.
 
-**Produces:** the `loops` stage with such loops split as above.
+**Produces:** the `loops` stage with such folds flagged and such loops split as above.
 """
 
 from __future__ import annotations
@@ -45,6 +58,9 @@ from xdsl.pattern_rewriter import (
 
 UNROLL = 8
 COMBINERS = (arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp)
+FOLDS = (arith.AddfOp, arith.MulfOp)
+REORDERABLE = arith.FastMathFlagsAttr(("reassoc", "contract"))
+"""The flags of a sum's or a product's fold: reorderable, but no `nsz` (see the module doc)."""
 
 
 def combiner_of(loop: scf.ForOp) -> type[Operation] | None:
@@ -86,6 +102,20 @@ def clone_body(source: Block, target: Block, iv: SSAValue, acc: SSAValue) -> SSA
     yielded = source.last_op
     assert yielded is not None
     return mapper[yielded.operands[0]]
+
+
+def flag_reorderable_folds(loop: scf.ForOp) -> None:
+    """Flags each sum or product fold of the loop's accumulators (rewrite 1 of the module doc)."""
+    body = loop.body.block
+    yielded = body.last_op
+    assert isinstance(yielded, scf.YieldOp)
+    for acc, result in zip(body.args[1:], yielded.operands):
+        fold = result.owner
+        if not isinstance(fold, FOLDS) or acc not in fold.operands:
+            continue
+        if fold.lhs is fold.rhs or acc.uses.get_length() != 1 or result.uses.get_length() != 1:
+            continue
+        fold.fastmath = REORDERABLE
 
 
 class UnrollMaxReduction(RewritePattern):
@@ -131,10 +161,13 @@ def unrolled(body: Block) -> Block:
 
 
 @dataclass(frozen=True)
-class ScfUnrollReductionsPass(ModulePass):
-    """Splits max/min reduction loops into independent accumulators (see the module doc)."""
+class ScfVectorizeReductionsPass(ModulePass):
+    """Makes float reduction loops vectorizable (see the module doc)."""
 
-    name = "scf-unroll-reductions"
+    name = "scf-vectorize-reductions"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for loop in op.walk():
+            if isinstance(loop, scf.ForOp):
+                flag_reorderable_folds(loop)
         PatternRewriteWalker(UnrollMaxReduction(), apply_recursively=False).rewrite_module(op)
