@@ -3,189 +3,187 @@
 `convert-linalg-to-library-calls` (`lowering/linalg_to_library_calls.py`) replaces a matmul
 or a convolution `linalg.generic` by a call to one of these; the python target emits the
 kernel's source (once per module) in a parallel and a serial variant, like every function
-with parallel loops.
+with parallel loops, and as a row-range `nogil` function with a Python dispatcher.
 
-The core is `tsjit_matmul_nt_panel`: `c[:, j0:j1] += a @ bt[j0:j1].T` with both operands
-contiguous along the reduction dim `k`, computed in 4x4 register blocks: each block keeps 16
-accumulators, each a dot product over `k` that LLVM vectorizes (8 vector loads feed 16 FMAs).
-Work is split in panels of `PANEL` columns of `c` (rows of `bt`), which stay in L2 while
-every row block of `a` passes over them; the parallel variants run panels on all cores
-(numba's own thread pool: no BLAS, so no second thread pool fights it). Accumulators start
-from `c`, so `c` may hold a bias or zeros.
+The core is `gemm_tile` (`lowering/python_target/gemm_tile.py`): a 6 x 32 block of the result
+in vector registers, written as LLVM IR. Around it:
+- **matmul** `c += a @ b` (`matmul_nn`) or `c += a @ bt.T` (`matmul_nt`): the columns of `c`
+  are split in panels of `COLS`; each chunk of panels copies its columns of `b` (rows of `bt`)
+  into one contiguous `[k, COLS]` block per panel (rows of a matrix 4 KB apart would share
+  cache sets), then runs `gemm_tile` over the rows of `a` in strips of `ROWS`. Parallel
+  variants run chunks of panels on all cores (numba's threads: no BLAS pool to fight).
+- **conv2d** (NCHW): work items are output rows `(image, y)`. For a unit column stride the
+  input pixels an output row needs are, for each `(c, u, v)` of the window, a contiguous run
+  of the input row: `gemm_tile` reads them in place (`koff` holds each window offset), with
+  the weights `[o, c*u*v]` as the scalar operand: no im2col matrix. Other strides copy the
+  windows of one output row into a `[c*u*v, ow]` block first.
+Accumulation starts from `c` / `out`, which may hold a bias or zeros.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-PANEL = 64
+GEMM_HELPERS = '''from lowering.python_target.gemm_tile import COLS, ROWS, gemm_tile
 
-PANEL_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_matmul_nt_panel(a, bt, c, j0, j1):
-    """c[:, j0:j1] += a @ bt[j0:j1].T, in 4x4 blocks of dot products over k."""
-    m, k_size = a.shape
-    jv = j0 + (j1 - j0) // 4 * 4
-    mv = m // 4 * 4
-    for i in range(0, mv, 4):
-        for j in range(j0, jv, 4):
-            c00, c01, c02, c03 = c[i, j], c[i, j + 1], c[i, j + 2], c[i, j + 3]
-            c10, c11, c12, c13 = c[i + 1, j], c[i + 1, j + 1], c[i + 1, j + 2], c[i + 1, j + 3]
-            c20, c21, c22, c23 = c[i + 2, j], c[i + 2, j + 1], c[i + 2, j + 2], c[i + 2, j + 3]
-            c30, c31, c32, c33 = c[i + 3, j], c[i + 3, j + 1], c[i + 3, j + 2], c[i + 3, j + 3]
+# The parallel variants split their work in this many chunks (numba's get_num_threads() would
+# keep them out of the cache); each chunk packs its own operands.
+PARALLEL_CHUNKS = 16
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_pack_panels(b, transposed, lo, hi):
+    """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, COLS], zero past n."""
+    k_size, n = (b.shape[1], b.shape[0]) if transposed else (b.shape[0], b.shape[1])
+    panels = np.empty((hi - lo, k_size, COLS), dtype=b.dtype)
+    for p in range(lo, hi):
+        j = p * COLS
+        width = min(COLS, n - j)
+        panel = panels[p - lo]
+        if transposed:
             for k in range(k_size):
-                a0, a1, a2, a3 = a[i, k], a[i + 1, k], a[i + 2, k], a[i + 3, k]
-                b0, b1, b2, b3 = bt[j, k], bt[j + 1, k], bt[j + 2, k], bt[j + 3, k]
-                c00 += a0 * b0
-                c01 += a0 * b1
-                c02 += a0 * b2
-                c03 += a0 * b3
-                c10 += a1 * b0
-                c11 += a1 * b1
-                c12 += a1 * b2
-                c13 += a1 * b3
-                c20 += a2 * b0
-                c21 += a2 * b1
-                c22 += a2 * b2
-                c23 += a2 * b3
-                c30 += a3 * b0
-                c31 += a3 * b1
-                c32 += a3 * b2
-                c33 += a3 * b3
-            c[i, j], c[i, j + 1], c[i, j + 2], c[i, j + 3] = c00, c01, c02, c03
-            c[i + 1, j], c[i + 1, j + 1], c[i + 1, j + 2], c[i + 1, j + 3] = c10, c11, c12, c13
-            c[i + 2, j], c[i + 2, j + 1], c[i + 2, j + 2], c[i + 2, j + 3] = c20, c21, c22, c23
-            c[i + 3, j], c[i + 3, j + 1], c[i + 3, j + 2], c[i + 3, j + 3] = c30, c31, c32, c33
-        for j in range(jv, j1):
-            for r in range(i, i + 4):
-                s = c[r, j]
-                for k in range(k_size):
-                    s += a[r, k] * bt[j, k]
-                c[r, j] = s
-    for r in range(mv, m):
-        for j in range(j0, j1):
-            s = c[r, j]
+                for q in range(width):
+                    panel[k, q] = b[j + q, k]
+        else:
             for k in range(k_size):
-                s += a[r, k] * bt[j, k]
-            c[r, j] = s
-'''
-
-MATMUL_NT = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}(a, bt, c):
-    """c += a @ bt.T (a: [m, k], bt: [n, k], c: [m, n]), panels of columns in {loop}."""
-    n = bt.shape[0]
-    for p in {loop}((n + {panel} - 1) // {panel}):
-        tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
-'''
-
-MATMUL_NN = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}(a, b, c):
-    """c += a @ b (a: [m, k], b: [k, n]): b is transposed once, then the nt kernel runs."""
-    k_size, n = b.shape
-    bt = np.empty((n, k_size), dtype=b.dtype)
-    for j in {loop}(n):
+                row = b[k]
+                for q in range(width):
+                    panel[k, q] = row[j + q]
         for k in range(k_size):
-            bt[j, k] = b[k, j]
-    for p in {loop}((n + {panel} - 1) // {panel}):
-        tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
+            for q in range(width, COLS):
+                panel[k, q] = 0
+    return panels
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
+    """Column panels lo..hi of c += a @ b (a @ b.T when transposed); c[i, j:j + 1] contiguous."""
+    m, k_size = a.shape
+    n = c.shape[1]
+    panels = tsjit_pack_panels(b, transposed, lo, hi)
+    koff = np.arange(k_size) * COLS
+    s_ldr, s_ldk = a.strides[0] // a.itemsize, a.strides[1] // a.itemsize
+    ldc = c.strides[0] // c.itemsize
+    for p in range(lo, hi):
+        j = p * COLS
+        v_at = (p - lo) * k_size * COLS
+        cols = min(COLS, n - j)
+        for i in range(0, m, ROWS):
+            rows = min(ROWS, m - i)
+            gemm_tile(
+                a, i * s_ldr, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
+                c, i * ldc + j, ldc, rows, cols,
+            )
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw):
+    """Output rows lo..hi (row = image * oh + y) of out += conv2d(x, w); out[..., z:z + 1]
+    contiguous."""
+    channels, kh, kw = x.shape[1], w.shape[2], w.shape[3]
+    oh, ow = out.shape[2], out.shape[3]
+    k_size = channels * kh * kw
+    weights = np.ascontiguousarray(w)
+    xs = (x.strides[0], x.strides[1], x.strides[2], x.strides[3])
+    xs = (xs[0] // x.itemsize, xs[1] // x.itemsize, xs[2] // x.itemsize, xs[3] // x.itemsize)
+    outs = (out.strides[0] // out.itemsize, out.strides[1] // out.itemsize)
+    outs = (outs[0], outs[1], out.strides[2] // out.itemsize)
+    direct = sw == 1 and xs[3] == 1
+    koff = np.empty(k_size, dtype=np.int64)
+    for c in range(channels):
+        for u in range(kh):
+            for v in range(kw):
+                k = (c * kh + u) * kw + v
+                koff[k] = c * xs[1] + u * dh * xs[2] + v * dw * xs[3] if direct else k * ow
+    windows = np.empty((1, 1, 1, 0 if direct else k_size * ow), dtype=x.dtype)
+    for row in range(lo, hi):
+        image, y = row // oh, row % oh
+        d_at = image * outs[0] + y * outs[2]
+        if direct:
+            tsjit_conv2d_tiles(weights, x, image * xs[0] + y * sh * xs[2], koff, out, d_at, outs[1])
+            continue
+        for c in range(channels):
+            for u in range(kh):
+                for v in range(kw):
+                    at = ((c * kh + u) * kw + v) * ow
+                    for z in range(ow):
+                        windows[0, 0, 0, at + z] = x[image, c, y * sh + u * dh, z * sw + v * dw]
+        tsjit_conv2d_tiles(weights, windows, 0, koff, out, d_at, outs[1])
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld):
+    """One output row: out[d_at + o * d_ld + z] += sum over k of weights[o, k] * source[v_at +
+    koff[k] + z] (weights contiguous [o, k])."""
+    out_channels, ow = out.shape[1], out.shape[3]
+    k_size = koff.size
+    for z in range(0, ow, COLS):
+        cols = min(COLS, ow - z)
+        for o in range(0, out_channels, ROWS):
+            rows = min(ROWS, out_channels - o)
+            gemm_tile(
+                weights, o * k_size, k_size, 1, source, v_at + z, koff, 0, k_size,
+                out, d_at + o * d_ld + z, d_ld, rows, cols,
+            )
+'''
+"""The numba functions the kernels call, emitted once in front of them."""
+
+MATMUL = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}(a, b, c):
+    """c += {product} (a: [m, k], c: [m, n]) in chunks of column panels, in {loop}."""
+    work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    panels = (c.shape[1] + COLS - 1) // COLS
+    chunks = max(1, min({threads}, panels))
+    for t in {loop}(chunks):
+        lo, hi = t * panels // chunks, (t + 1) * panels // chunks
+        tsjit_matmul_chunk(lo, hi, a, b, {transposed}, work)
+    if c.strides[1] != c.itemsize:
+        c[:, :] = work
 '''
 
-CONV2D_BODY = """    batch, channels = x.shape[0], x.shape[1]
-    out_channels, kh, kw = w.shape[0], w.shape[2], w.shape[3]
-    positions = out.shape[2] * out.shape[3]
-    weights = w.reshape(out_channels, channels * kh * kw)
-    if batch > 1:
-        for image in {images}:
-            columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
-            tsjit_im2col_rows(x, image, columns, 0, positions, out.shape[3], sh, sw, dh, dw, kh, kw)
-            result = out[image].reshape(out_channels, positions)
-            tsjit_matmul_nt_panel(weights, columns, result, 0, positions)
-    elif batch == 1:
-        columns = np.empty((positions, channels * kh * kw), dtype=x.dtype)
-        result = out[0].reshape(out_channels, positions)
-        for p in {panels}:
-            p0, p1 = p * {panel}, min(p * {panel} + {panel}, positions)
-            tsjit_im2col_rows(x, 0, columns, p0, p1, out.shape[3], sh, sw, dh, dw, kh, kw)
-            tsjit_matmul_nt_panel(weights, columns, result, p0, p1)
-"""
-"""The conv of images `{images}` (several) or panels `{panels}` of one image."""
+MATMUL_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_rows(lo, hi, a, b, c):
+    """Column panels lo..hi of c += {product}."""
+    tsjit_matmul_chunk(lo, hi, a, b, {transposed}, c)
+
+
+def {name}(a, b, c):
+    """c += {product} in panels of COLS columns, on threads for large arrays."""
+    work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    panels = (c.shape[1] + COLS - 1) // COLS
+    if a.size + b.size + c.size >= CHUNK_GRAIN and panels > 1:
+        run_in_chunks({name}_rows, 0, panels, (a, b, work))
+    else:
+        {name}_rows(0, panels, a, b, work)
+    if work is not c:
+        c[...] = work
+'''
 
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(x, w, out, sh, sw, dh, dw):
-    """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v].
-
-    Per image: the windows of x as rows of a column matrix (im2col), then the nt matmul of
-    the weights [o, c*u*v] with it into out[b] seen as [o, y*z]. Several images run in
-    {loop} over images; one image runs in {loop} over panels of {panel} output positions.
-    """
-{body}'''.replace(
-    "{body}",
-    CONV2D_BODY.replace("{images}", "{loop}(batch)").replace(
-        "{panels}", "{loop}((positions + {panel} - 1) // {panel})"
-    ),
-)
-
-IM2COL_KERNEL = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_im2col_rows(x, image, columns, lo, hi, ow, sh, sw, dh, dw, kh, kw):
-    """Rows lo..hi of the im2col matrix of x[image]: row y*ow + z holds the window at (y, z)."""
-    for row in range(lo, hi):
-        y, z = row // ow, row % ow
-        for c in range(x.shape[1]):
-            for u in range(kh):
-                for v in range(kw):
-                    pixel = x[image, c, y * sh + u * dh, z * sw + v * dw]
-                    columns[row, (c * kh + u) * kw + v] = pixel
+    """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v],
+    in chunks of output rows, in {loop}."""
+    work = out if out.strides[3] == out.itemsize else np.ascontiguousarray(out)
+    items = out.shape[0] * out.shape[2]
+    chunks = max(1, min({threads}, items))
+    for t in {loop}(chunks):
+        lo, hi = t * items // chunks, (t + 1) * items // chunks
+        tsjit_conv2d_rows(lo, hi, x, w, work, sh, sw, dh, dw)
+    if out.strides[3] != out.itemsize:
+        out[:, :, :, :] = work
 '''
 
-
-# Row-range variants: serial `nogil` functions of a range of work items, which a plain Python
-# dispatcher runs whole or in chunks on threads (`lowering/thread_chunks.py`), so a program
-# whose host is Python never compiles the parfor variants above.
-
-MATMUL_NT_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}_rows(lo, hi, a, bt, c):
-    """Panels lo..hi of {panel} columns of c += a @ bt.T."""
-    n = bt.shape[0]
-    for p in range(lo, hi):
-        tsjit_matmul_nt_panel(a, bt, c, p * {panel}, min(p * {panel} + {panel}, n))
-
-
-def {name}(a, bt, c):
-    """c += a @ bt.T in panels of {panel} columns, on threads for large arrays."""
-    panels = (bt.shape[0] + {panel} - 1) // {panel}
-    if a.size + bt.size + c.size >= CHUNK_GRAIN and panels > 1:
-        run_in_chunks({name}_rows, 0, panels, (a, bt, c))
-    else:
-        {name}_rows(0, panels, a, bt, c)
-'''
-
-MATMUL_NN_ROWS = '''def {name}(a, b, c):
-    """c += a @ b: b transposed once (numpy), then the nt panels, on threads for large arrays."""
-    bt = np.ascontiguousarray(b.T)
-    panels = (bt.shape[0] + {panel} - 1) // {panel}
-    if a.size + bt.size + c.size >= CHUNK_GRAIN and panels > 1:
-        run_in_chunks({nt}_rows, 0, panels, (a, bt, c))
-    else:
-        {nt}_rows(0, panels, a, bt, c)
-'''
-
-CONV2D_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}_rows(lo, hi, x, w, out, sh, sw, dh, dw):
-    """Work items lo..hi of the conv: images of a batch of several, else panels of {panel}
-    output positions of the one image."""
-{rows_body}
-
-def {name}(x, w, out, sh, sw, dh, dw):
-    """The conv over its work items, on threads for large arrays."""
-    positions = out.shape[2] * out.shape[3]
-    items = x.shape[0] if x.shape[0] > 1 else x.shape[0] * ((positions + {panel} - 1) // {panel})
+CONV2D_ROWS = '''def {name}(x, w, out, sh, sw, dh, dw):
+    """The conv over its output rows, on threads for large arrays."""
+    work = out if out.strides[3] == out.itemsize else np.ascontiguousarray(out)
+    items = out.shape[0] * out.shape[2]
     if x.size + w.size + out.size >= CHUNK_GRAIN and items > 1:
-        run_in_chunks({name}_rows, 0, items, (x, w, out, sh, sw, dh, dw))
+        run_in_chunks(tsjit_conv2d_rows, 0, items, (x, w, work, sh, sw, dh, dw))
     else:
-        {name}_rows(0, items, x, w, out, sh, sw, dh, dw)
-'''.replace(
-    "{rows_body}",
-    CONV2D_BODY.replace("{images}", "range(lo, hi)").replace("{panels}", "range(lo, hi)"),
-)
+        tsjit_conv2d_rows(0, items, x, w, work, sh, sw, dh, dw)
+    if work is not out:
+        out[...] = work
+'''
 
 
 @dataclass(frozen=True)
@@ -193,33 +191,39 @@ class Kernel:
     """A library kernel: its source templates, formatted once per variant.
 
     `template` is a numba function (parallel or serial) that numba functions call; `rows` is
-    the Python dispatcher that plain Python hosts call, with its row-range function.
+    the Python dispatcher that plain Python hosts call (with its row-range function);
+    `fields` fill the templates' other placeholders.
     """
 
     template: str
     rows: str
+    fields: tuple[tuple[str, str], ...] = ()
 
     def source(self, name: str, parallel: bool) -> str:
         return self.template.format(
             name=name,
             parallel="parallel=True, " if parallel else "",
             loop="prange" if parallel else "range",
-            panel=PANEL,
+            threads="PARALLEL_CHUNKS" if parallel else "1",
+            **dict(self.fields),
         )
 
-    def dispatcher_source(self, name: str, dtype: str) -> str:
-        """The dispatcher `name` and its row-range function `name_rows` (a matmul_nn calls
-        the matmul_nt rows of its dtype, which its module holds too)."""
-        nt = f"tsjit_matmul_nt_{dtype}"
-        return self.rows.format(name=name, panel=PANEL, nt=nt)
+    def dispatcher_source(self, name: str, dtype: str = "") -> str:
+        """The dispatcher `name` (and its row-range function `name_rows`); every kernel
+        serves every dtype (`dtype` is unused)."""
+        del dtype
+        return self.rows.format(name=name, **dict(self.fields))
 
+
+NT = (("product", "a @ b.T"), ("transposed", "True"))
+NN = (("product", "a @ b"), ("transposed", "False"))
 
 LIBRARY_KERNELS: dict[str, Kernel] = {
-    "matmul_nt": Kernel(MATMUL_NT, MATMUL_NT_ROWS),
-    "matmul_nn": Kernel(MATMUL_NN, MATMUL_NN_ROWS),
+    "matmul_nt": Kernel(MATMUL, MATMUL_ROWS, NT),
+    "matmul_nn": Kernel(MATMUL, MATMUL_ROWS, NN),
     "conv2d": Kernel(CONV2D, CONV2D_ROWS),
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 
-LIBRARY_HELPERS = PANEL_KERNEL + "\n\n" + IM2COL_KERNEL
+LIBRARY_HELPERS = GEMM_HELPERS
 """The numba functions the kernels call, emitted once in front of them."""

@@ -1,22 +1,25 @@
 // RUN: xdsl-opt %s -t python | filecheck %s
 
 // A library declaration brings its kernel in a shared module of its own, named by its content
-// (compiled once for every program that calls it): the panel helper, a parallel (prange) and a
-// serial (range) variant for numba callers, and for plain Python callers (hosts) a dispatcher
-// that runs a serial row-range variant on threads (lowering/thread_chunks.py). The main module
+// (compiled once for every program that calls it): the helpers around the register-blocked
+// tile (lowering/python_target/gemm_tile.py), a parallel (prange over chunks) and a serial
+// (range) variant for numba callers, and for plain Python callers (hosts) a dispatcher that
+// runs a serial row-range variant on threads (lowering/thread_chunks.py). The main module
 // imports them; a function that calls a library kernel gets the two variants and the
 // dispatcher, even without a loop of its own; each variant calls the kernel's variant of the
 // same kind.
 // CHECK:       # ==== module tsjit_[[LIB:[0-9a-f]+]] ====
-// CHECK:       def tsjit_matmul_nt_panel(a, bt, c, j0, j1):
+// CHECK:       from lowering.python_target.gemm_tile import COLS, ROWS, gemm_tile
+// CHECK:       def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
 // CHECK:       @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-// CHECK-NEXT:  def tsjit_matmul_nt_f32_parallel(a, bt, c):
-// CHECK:           for p in prange(
-// CHECK:       def tsjit_matmul_nt_f32_serial(a, bt, c):
-// CHECK:           for p in range(
-// CHECK:       def tsjit_matmul_nt_f32_rows(lo, hi, a, bt, c):
-// CHECK:       def tsjit_matmul_nt_f32(a, bt, c):
-// CHECK:               run_in_chunks(tsjit_matmul_nt_f32_rows, 0, panels, (a, bt, c))
+// CHECK-NEXT:  def tsjit_matmul_nt_f32_parallel(a, b, c):
+// CHECK:           for t in prange(chunks):
+// CHECK:               tsjit_matmul_chunk(lo, hi, a, b, True, work)
+// CHECK:       def tsjit_matmul_nt_f32_serial(a, b, c):
+// CHECK:           for t in range(chunks):
+// CHECK:       def tsjit_matmul_nt_f32_rows(lo, hi, a, b, c):
+// CHECK:       def tsjit_matmul_nt_f32(a, b, c):
+// CHECK:               run_in_chunks(tsjit_matmul_nt_f32_rows, 0, panels, (a, b, work))
 // CHECK:       # ==== main module ====
 // CHECK:       from tsjit_[[LIB]] import tsjit_matmul_nt_f32, tsjit_matmul_nt_f32_parallel, tsjit_matmul_nt_f32_serial
 // CHECK:       def mm_parallel(x, w, out):

@@ -1,0 +1,165 @@
+"""The register-blocked core of the library matmul and convolution kernels, as numba intrinsics.
+
+`gemm_tile(...)` adds the product of a strip of `rows` rows of a "scalar" operand S and a strip
+of `cols` columns of a "vector" operand V, over `kc` steps of the reduction index k, into a
+destination D (arrays of one float type; offsets and strides count elements):
+
+    D[d + r * d_ld + q] += sum over k < kc of S[s + r * s_ldr + k * s_ldk] * V[v + koff[k0 + k] + q]
+
+for r < rows <= ROWS and q < cols <= COLS. The sum runs in ROWS x COLS / lanes vector
+registers of 64 bytes (6 x 2 zmm of 16 floats, 6 x 4 of 8 doubles): per k, the vector loads of
+V and ROWS broadcasts of S feed ROWS * COLS / lanes fused multiply-adds, which keeps both FMA
+units busy (BLIS's outer-product micro-kernel). The LLVM loop vectorizer cannot produce this
+from Python loops: it only vectorizes innermost loops, and numba turns the SLP vectorizer off.
+So the loop is written here directly as LLVM IR with `<16 x float>` operations.
+
+`koff` holds the offset of each k's row of V (in elements): `k * ld` for a matrix, the offset
+of the input pixel `(c, u, v)` for a convolution. Rows of S past `rows` repeat its last row;
+columns of V and D past `cols` are masked off (never read or written).
+
+LLVM splits 512-bit vectors in two on CPUs it tunes for 256 bits (Intel server cores), unless
+the function asks for them: the intrinsic marks the function it is inlined into with
+`"min-legal-vector-width"="512"` and `"prefer-vector-width"="512"`. On CPUs without AVX-512
+the vectors are split into the widest registers the CPU has (correct, slower).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+ROWS = 6
+COLS = 32
+VECTOR_BYTES = 64
+WIDE_VECTOR_ATTRIBUTES = ('"min-legal-vector-width"="512"', '"prefer-vector-width"="512"')
+
+I1 = ir.IntType(1)
+I32 = ir.IntType(32)
+I64 = ir.IntType(64)
+ELEMENTS = {types.float32: (ir.FloatType(), "f32"), types.float64: (ir.DoubleType(), "f64")}
+
+
+class _Emitter:
+    """LLVM IR helpers for one expansion of `gemm_tile` into `builder`'s function, for vectors
+    of `lanes` elements of `element`."""
+
+    def __init__(self, builder: ir.IRBuilder, element: ir.Type, suffix: str, lanes: int) -> None:
+        self.builder = builder
+        self.lanes = lanes
+        self.vec = vec = ir.VectorType(element, lanes)
+        mask = ir.VectorType(I1, lanes)
+        pointer = vec.as_pointer()
+        name = f"v{lanes}{suffix}"
+        module = builder.module
+        self.fma = self._declare(module, f"llvm.fma.{name}", vec, [vec, vec, vec])
+        self.masked_load = self._declare(
+            module, f"llvm.masked.load.{name}.p0", vec, [pointer, I32, mask, vec]
+        )
+        self.masked_store = self._declare(
+            module, f"llvm.masked.store.{name}.p0", ir.VoidType(), [vec, pointer, I32, mask]
+        )
+        self.align = ir.Constant(I32, 4 if suffix == "f32" else 8)
+
+    @staticmethod
+    def _declare(module: ir.Module, name: str, result: ir.Type, args: list[ir.Type]) -> ir.Function:
+        return cgutils.get_or_insert_function(module, ir.FunctionType(result, args), name)
+
+    def index(self, value: int) -> ir.Constant:
+        return ir.Constant(I64, value)
+
+    def vector_at(self, base: ir.Value, offset: ir.Value) -> ir.Value:
+        return self.builder.bitcast(self.builder.gep(base, [offset]), self.vec.as_pointer())
+
+    def load(self, pointer: ir.Value, mask: ir.Value) -> ir.Value:
+        zero = ir.Constant(self.vec, None)
+        return self.builder.call(self.masked_load, [pointer, self.align, mask, zero])
+
+    def store(self, value: ir.Value, pointer: ir.Value, mask: ir.Value) -> None:
+        self.builder.call(self.masked_store, [value, pointer, self.align, mask])
+
+    def splat(self, scalar: ir.Value, vector_type: ir.VectorType) -> ir.Value:
+        undef = ir.Constant(vector_type, ir.Undefined)
+        first = self.builder.insert_element(undef, scalar, ir.Constant(I32, 0))
+        zeros = ir.Constant(ir.VectorType(I32, self.lanes), None)
+        return self.builder.shuffle_vector(first, undef, zeros)
+
+    def lane_mask(self, cols: ir.Value, start: int) -> ir.Value:
+        """Lanes `start + lane < cols`."""
+        lanes = ir.Constant(ir.VectorType(I64, self.lanes), [start + i for i in range(self.lanes)])
+        limit = self.splat(cols, ir.VectorType(I64, self.lanes))
+        return self.builder.icmp_signed("<", lanes, limit)
+
+
+def _data(context, builder, array_type, value) -> ir.Value:  # type: ignore[no-untyped-def]
+    return context.make_array(array_type)(context, builder, value).data
+
+
+@intrinsic
+def gemm_tile(typingctx, s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, d_ld, rows, cols):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """See the module docstring."""
+    arrays = (s, v, d)
+    if any(not isinstance(a, types.Array) for a in arrays):
+        return None
+    if len({a.dtype for a in arrays}) != 1 or s.dtype not in ELEMENTS:
+        return None
+    if not isinstance(koff, types.Array) or koff.dtype != types.int64:
+        return None
+    element, suffix = ELEMENTS[s.dtype]
+    lanes = VECTOR_BYTES // (s.dtype.bitwidth // 8)
+    vectors = COLS // lanes
+    signature = types.none(s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, d_ld, rows, cols)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        for attribute in WIDE_VECTOR_ATTRIBUTES:
+            set.add(builder.function.attributes, attribute)
+        args = [
+            context.cast(builder, value, type_, types.int64)
+            if isinstance(type_, types.Integer)
+            else value
+            for value, type_ in zip(args, sig.args)
+        ]
+        s_v, s_at_v, s_ldr_v, s_ldk_v, v_v, v_at_v, koff_v, k0_v, kc_v = args[:9]
+        d_v, d_at_v, d_ld_v, rows_v, cols_v = args[9:]
+        emit = _Emitter(builder, element, suffix, lanes)
+        s_data = builder.gep(_data(context, builder, sig.args[0], s_v), [s_at_v])
+        v_data = builder.gep(_data(context, builder, sig.args[4], v_v), [v_at_v])
+        koff_data = builder.gep(_data(context, builder, sig.args[6], koff_v), [k0_v])
+        d_data = builder.gep(_data(context, builder, sig.args[9], d_v), [d_at_v])
+        last = builder.sub(rows_v, emit.index(1))
+        s_rows = []
+        for r in range(ROWS):
+            row = builder.select(
+                builder.icmp_signed("<", emit.index(r), rows_v), emit.index(r), last
+            )
+            s_rows.append(builder.gep(s_data, [builder.mul(row, s_ldr_v)]))
+        masks = [emit.lane_mask(cols_v, n * lanes) for n in range(vectors)]
+        zero = ir.Constant(emit.vec, None)
+        sums = [
+            [cgutils.alloca_once_value(builder, zero) for _ in range(vectors)] for _ in range(ROWS)
+        ]
+        with cgutils.for_range(builder, kc_v) as loop:
+            k = loop.index
+            v_row = builder.gep(v_data, [builder.load(builder.gep(koff_data, [k]))])
+            loaded = [
+                emit.load(emit.vector_at(v_row, emit.index(n * lanes)), masks[n])
+                for n in range(vectors)
+            ]
+            step = builder.mul(k, s_ldk_v)
+            for r in range(ROWS):
+                scalar = builder.load(builder.gep(s_rows[r], [step]))
+                broadcast = emit.splat(scalar, emit.vec)
+                for n in range(vectors):
+                    total = builder.load(sums[r][n])
+                    product = builder.call(emit.fma, [broadcast, loaded[n], total])
+                    builder.store(product, sums[r][n])
+        for r in range(ROWS):
+            with builder.if_then(builder.icmp_signed("<", emit.index(r), rows_v)):
+                d_row = builder.gep(d_data, [builder.mul(emit.index(r), d_ld_v)])
+                for n in range(vectors):
+                    pointer = emit.vector_at(d_row, emit.index(n * lanes))
+                    total = builder.fadd(emit.load(pointer, masks[n]), builder.load(sums[r][n]))
+                    emit.store(total, pointer, masks[n])
+        return context.get_dummy_value()
+
+    return signature, codegen
