@@ -208,10 +208,8 @@ class Kernel:
             **dict(self.fields),
         )
 
-    def dispatcher_source(self, name: str, dtype: str = "") -> str:
-        """The dispatcher `name` (and its row-range function `name_rows`); every kernel
-        serves every dtype (`dtype` is unused)."""
-        del dtype
+    def dispatcher_source(self, name: str) -> str:
+        """The dispatcher `name` (and its row-range function `name_rows`)."""
         return self.rows.format(name=name, **dict(self.fields))
 
 

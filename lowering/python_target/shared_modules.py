@@ -56,18 +56,14 @@ def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule
     kind = library_kernel(op)
     kernel = LIBRARY_KERNELS[kind]
     base = sanitize(op.sym_name.data)
-    dtype = base.rsplit("_", 1)[-1]
     parts = [
         LIBRARY_HEADER,
         CHUNK_IMPORT,
         LIBRARY_HELPERS,
         kernel.source(f"{base}_parallel", parallel=True),
         kernel.source(f"{base}_serial", parallel=False),
+        kernel.dispatcher_source(base),
     ]
-    if kind == "matmul_nn":  # its dispatcher runs the nt rows of its dtype
-        nt = LIBRARY_KERNELS["matmul_nt"]
-        parts.append(nt.dispatcher_source(f"tsjit_matmul_nt_{dtype}", dtype))
-    parts.append(kernel.dispatcher_source(base, dtype))
     own = (base, f"{base}_parallel", f"{base}_serial")
     return SharedModule("\n\n".join(parts), tuple(zip(own, names)))
 
