@@ -3,7 +3,9 @@
 numba 0.68 ships without SVML, so libm calls stay scalar and block loop vectorization; the
 arith expansions of `lowering/math_polynomials.py` vectorize, keep libm's special values
 (NaN, infinities, overflow, subnormals) and are accurate to a few ulp. The sigmoid payload
-`1 / (1 + exp(-x))` is covered through its `math.exp`.
+`1 / (1 + exp(-x))` is covered through its `math.exp`: an exp whose every use adds it to the
+constant 1 gets a cheaper expansion (`exp_before_add_one`: below -86 the sum is 1 anyway,
+so exp need not make subnormal results).
 
 **Expects:** any stage holding scalar `math` ops (the pipeline runs it on the `loops` stage,
 after `convert-linalg-to-parallel-loops`).
@@ -18,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float32Type, ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import Float32Type, FloatAttr, ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -27,7 +30,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from lowering.math_polynomials import EXPANSIONS, Emitter
+from lowering.math_polynomials import EXPANSIONS, Emitter, exp_before_add_one
 
 
 class ExpandMathOp(RewritePattern):
@@ -37,8 +40,27 @@ class ExpandMathOp(RewritePattern):
         expand = EXPANSIONS.get(type(op))
         if expand is None or not isinstance(op.results[0].type, Float32Type):
             return
+        if isinstance(op, math.ExpOp) and only_added_to_one(op.result):
+            expand = exp_before_add_one
         result = expand(Emitter(rewriter), op.operands[0])
         rewriter.replace(op, (), [result])
+
+
+def only_added_to_one(value: SSAValue) -> bool:
+    """True if every use of `value` is an `arith.addf` of it and the constant 1."""
+    if not value.uses:
+        return False
+    for use in value.uses:
+        add = use.operation
+        if not isinstance(add, arith.AddfOp) or add.lhs is add.rhs:
+            return False
+        other = add.rhs if add.lhs is value else add.lhs
+        constant = other.owner
+        if not isinstance(constant, arith.ConstantOp):
+            return False
+        if not isinstance(constant.value, FloatAttr) or constant.value.value.data != 1.0:
+            return False
+    return True
 
 
 @dataclass(frozen=True)

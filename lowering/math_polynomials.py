@@ -32,6 +32,7 @@ LOG2E = 1.4426950408889634
 LN2_HI, LN2_LO = 0.693359375, -2.12194440e-4  # Cody-Waite split: n * LN2_HI is exact
 EXP_LO = -104.0  # exp(x) rounds to 0 below
 EXP_HI = 88.72283172607422  # the largest float32 whose exp is finite
+EXP_LO_BEFORE_ONE = -86.0  # 1 + exp(x) rounds to 1 below, and 2^n stays normal (n >= -124)
 EXP_P = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1,
          5.0000001201e-1)  # fmt: skip
 TANH_SMALL = 0.625
@@ -97,6 +98,17 @@ class Emitter:
 
     def maximum(self, x: SSAValue, y: SSAValue) -> SSAValue:
         return self.emit(arith.MaximumfOp(x, y))
+
+    def at_least(self, x: SSAValue, low: float) -> SSAValue:
+        """`max(x, low)` as one compare and select (one `maxps`); NaN gives `low`: only for
+        callers that restore NaN themselves (NaN-propagating max costs three more ops)."""
+        bound = self.f(low)
+        return self.select(self.cmp("ogt", x, bound), x, bound)
+
+    def at_most(self, x: SSAValue, high: float) -> SSAValue:
+        """`min(x, high)`, one compare and select; NaN gives `high` (see `at_least`)."""
+        bound = self.f(high)
+        return self.select(self.cmp("olt", x, bound), x, bound)
 
     def abs(self, x: SSAValue) -> SSAValue:
         return self.emit(math.AbsFOp(x))
@@ -169,13 +181,41 @@ class Emitter:
 
 def exp_f32(e: Emitter, x: SSAValue) -> SSAValue:
     """exp(x): x = n ln2 + r with |r| <= ln2 / 2, exp(r) by polynomial, times 2^n."""
-    clamped = e.minimum(e.maximum(x, e.f(EXP_LO)), e.f(EXP_HI))
-    n = e.floor(e.fma(clamped, e.f(LOG2E), e.f(0.5)))
-    r = e.sub(e.sub(clamped, e.mul(n, e.f(LN2_HI))), e.mul(n, e.f(LN2_LO)))
+    n, p = exp_reduced(e, e.at_most(e.at_least(x, EXP_LO), EXP_HI))
+    return exp_special_values(e, x, scale_by_power_of_two(e, p, n))
+
+
+def exp_before_add_one(e: Emitter, x: SSAValue) -> SSAValue:
+    """exp(x) for a value only ever used as `1 + exp(x)`: below `EXP_LO_BEFORE_ONE` that sum
+    is 1 whatever exp gives, so the clamp there keeps 2^n normal and one step scales."""
+    n, p = exp_reduced(e, e.at_most(e.at_least(x, EXP_LO_BEFORE_ONE), EXP_HI))
+    return exp_special_values(e, x, scale_by_normal_power_of_two(e, p, n))
+
+
+def exp_of_bounded(e: Emitter, x: SSAValue) -> SSAValue:
+    """exp(x) for x known to be in [-80, 80] (not NaN): no clamp, no special value."""
+    n, p = exp_reduced(e, x)
+    return scale_by_normal_power_of_two(e, p, n)
+
+
+def exp_reduced(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(n, p) with exp(x) = p * 2^n, n an int32 and p = exp(r) in [0.7, 1.42]."""
+    n = e.floor(e.fma(x, e.f(LOG2E), e.f(0.5)))
+    r = e.sub(e.sub(x, e.mul(n, e.f(LN2_HI))), e.mul(n, e.f(LN2_LO)))
     p = e.fma(e.horner(r, EXP_P), e.mul(r, r), e.add(r, e.f(1.0)))
-    result = scale_by_power_of_two(e, p, e.to_int(n))
+    return e.to_int(n), p
+
+
+def exp_special_values(e: Emitter, x: SSAValue, result: SSAValue) -> SSAValue:
+    """inf above `EXP_HI` (x was clamped there), NaN for NaN."""
     result = e.select(e.cmp("ogt", x, e.f(EXP_HI)), e.f(float("inf")), result)
     return e.keep_nan(x, result)
+
+
+def scale_by_normal_power_of_two(e: Emitter, p: SSAValue, n: SSAValue) -> SSAValue:
+    """`p * 2^n` for p in [0.7, 1.42] and n in [-124, 128] (a normal result): n is added to
+    the exponent field of `p`."""
+    return e.from_bits(e.addi(e.to_bits(p), e.shli(n, 23)))
 
 
 def scale_by_power_of_two(e: Emitter, p: SSAValue, n: SSAValue) -> SSAValue:
@@ -193,14 +233,16 @@ def scale_by_power_of_two(e: Emitter, p: SSAValue, n: SSAValue) -> SSAValue:
 
 
 def tanh_f32(e: Emitter, x: SSAValue) -> SSAValue:
-    """tanh(x): an odd polynomial near 0, `1 - 2 / (exp(2|x|) + 1)` elsewhere."""
+    """tanh(x): an odd polynomial near 0, `1 - 2 / (exp(2|x|) + 1)` elsewhere (|x| clamped
+    to 10, so exp's argument is in [0, 20]: no clamp or special value inside it). NaN is not
+    `>= TANH_SMALL`, so it takes the polynomial, which keeps it NaN."""
     z = e.mul(x, x)
     small = e.fma(e.mul(x, z), e.horner(z, TANH_P), x)
-    magnitude = e.minimum(e.abs(x), e.f(TANH_CLAMP))
-    exp2 = exp_f32(e, e.add(magnitude, magnitude))
+    magnitude = e.at_most(e.abs(x), TANH_CLAMP)
+    exp2 = exp_of_bounded(e, e.add(magnitude, magnitude))
     large = e.sub(e.f(1.0), e.div(e.f(2.0), e.add(exp2, e.f(1.0))))
-    is_small = e.cmp("olt", e.abs(x), e.f(TANH_SMALL))
-    return e.select(is_small, small, e.copysign_of(x, large))
+    is_large = e.cmp("oge", e.abs(x), e.f(TANH_SMALL))
+    return e.select(is_large, e.copysign_of(x, large), small)
 
 
 # ---- log ----

@@ -130,3 +130,44 @@ def test_f64_is_left_to_libm():
     module = parse(KERNEL.format(name="exp").replace("f32", "f64"))
     ExpandMathPass().apply(Context(), module)
     assert "math.exp" in str(module)
+
+
+SIGMOID_KERNEL = """
+func.func @sigmoid(%x: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %v = memref.load %x[%i] : memref<?xf32>
+    %m = arith.negf %v : f32
+    %e = math.exp %m : f32
+    %s = arith.addf %one, %e : f32
+    %r = arith.divf %one, %s : f32
+    memref.store %r, %out[%i] : memref<?xf32>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
+"""
+
+
+def test_exp_added_to_one_skips_subnormal_scaling():
+    """sigmoid's exp (only used in 1 + exp) is expanded without the two-step scaling (no
+    `arith.minsi`), and gives 1 / (1 + exp(-x)) as float32 does: 0 below -88.73."""
+    module = parse(SIGMOID_KERNEL)
+    ExpandMathPass().apply(Context(), module)
+    assert "arith.minsi" not in str(module)
+    sigmoid = jit.compile_function(emit_python(module), "sigmoid")
+    x = np.concatenate([inputs("exp"), SPECIALS, [-88.7, -88.8, -86.1, -85.9, 86.5, 104.0]])
+    x = x.astype(np.float32)
+    out = np.empty_like(x)
+    sigmoid(x, out)
+    with np.errstate(all="ignore"):
+        exp = np.exp(-x.astype(np.float64))
+        expected = (1 / (1 + exp)).astype(np.float32)
+    expected[exp > np.finfo(np.float32).max] = 0.0  # float32 exp is inf there
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
+    ulp = np.spacing(np.maximum(np.abs(expected), np.finfo(np.float32).tiny))
+    assert np.nanmax(np.abs(out.astype(np.float64) - expected) / ulp) <= 4
