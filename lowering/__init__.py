@@ -18,6 +18,9 @@ PASSES: dict[str, str] = {
     "torch-fold-conv-bn": "lowering.torch_passes:TorchFoldConvBatchNormPass",
     "convert-torch-to-linalg": "lowering.torch_to_linalg:ConvertTorchToLinalgPass",
     "linalg-fuse-elementwise": "lowering.linalg_fuse_elementwise:LinalgFuseElementwisePass",
+    "linalg-hoist-row-contractions": (
+        "lowering.linalg_hoist_row_contractions:LinalgHoistRowContractionsPass"
+    ),
     "linalg-bufferize": "lowering.linalg_bufferize:LinalgBufferizePass",
     "convert-linalg-to-parallel-loops": (
         "lowering.linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass"

@@ -62,6 +62,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.expand_math import ExpandMathPass
     from lowering.linalg_bufferize import LinalgBufferizePass
     from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
+    from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass
     from lowering.linalg_to_library_calls import ConvertLinalgToLibraryCallsPass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
@@ -83,6 +84,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             ConvertTorchToLinalgPass(),
             CanonicalizePass(),
             CommonSubexpressionElimination(),
+            LinalgHoistRowContractionsPass(),
             LinalgFuseElementwisePass(),
             CommonSubexpressionElimination(),
         ],

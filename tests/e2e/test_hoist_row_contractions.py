@@ -1,0 +1,76 @@
+"""A loop's per-step product of an input's rows by a weight runs once for all steps in front
+of the loop (`linalg-hoist-row-contractions`): same results as PyTorch, at any step count."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import frontend
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+
+def rnn(x, h, w, u, b):
+    for t in range(x.shape[0]):
+        h = torch.tanh(x[t] @ w + h @ u + b)
+    return h
+
+
+def linear_rnn(x, h, w, u):
+    for t in range(x.shape[0]):
+        h = torch.tanh(F.linear(x[t], w) + F.linear(h, u))
+    return h
+
+
+def decaying_input(x, h, w):
+    for t in range(x.shape[0]):
+        h = h + x[t] @ w
+        x = x * 0.5  # x changes in the loop: its rows are multiplied step by step
+    return h
+
+
+def arrays(*shapes: tuple[int, ...], seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [(rng.standard_normal(s) * 0.3).astype(np.float32) for s in shapes]
+
+
+def torch_result(program, *args: np.ndarray) -> np.ndarray:
+    with torch.no_grad():
+        return program(*(torch.from_numpy(a) for a in args)).numpy()
+
+
+def assert_matches_torch(compiled, program, *args: np.ndarray) -> None:
+    actual = np.asarray(compiled(*args))
+    np.testing.assert_allclose(actual, torch_result(program, *args), rtol=1e-5, atol=1e-5)
+
+
+def loops_ir(compiled, *args: np.ndarray) -> str:
+    signature = ",".join(f"f32[{','.join('?' * a.ndim)}]" for a in args)
+    return compiled.ir("loops", signature)
+
+
+def test_rnn_input_product_runs_before_the_loop_at_any_step_count() -> None:
+    compiled = frontend.script(rnn)
+    for steps in (5, 1, 0):
+        x, h, w, u, b = arrays((steps, 6, 40), (6, 48), (40, 48), (48, 48), (48,), seed=steps)
+        assert_matches_torch(compiled, rnn, x, h, w, u, b)
+    ir = loops_ir(compiled, x, h, w, u, b)
+    assert ir.count("func.call @tsjit.matmul_nn_f32") == 1  # x @ w, once, outside the loop
+    assert ir.count("func.call @tsjit.matmul_nt_f32") == 1  # h @ u, in the loop
+
+
+def test_linear_of_each_step_is_hoisted_and_matches_torch() -> None:
+    compiled = frontend.script(linear_rnn)
+    x, h, w, u = arrays((3, 5, 40), (5, 36), (36, 40), (36, 36))
+    assert_matches_torch(compiled, linear_rnn, x, h, w, u)
+
+
+def test_an_input_changed_in_the_loop_stays_per_step() -> None:
+    compiled = frontend.script(decaying_input)
+    x, h, w = arrays((4, 5, 40), (5, 36), (40, 36))
+    assert_matches_torch(compiled, decaying_input, x, h, w)
+    ir = loops_ir(compiled, x, h, w)
+    assert "tsjit.matmul_nn_f32" not in ir  # not hoisted: w is transposed once for the loop
+    assert ir.count("func.call @tsjit.matmul_nt_f32") == 1
