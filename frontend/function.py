@@ -182,7 +182,7 @@ class ScriptFunction:
                 source, kernel = compile_program(
                     program_parts(self.module, self.name, text),
                     lambda: self._python_source(text),
-                    python_name(self.name),
+                    self.name,
                 )
             except PipelineError as err:
                 from frontend.error_location import with_location

@@ -198,13 +198,14 @@ def _whole_pickles(file: Path) -> bool:
 
 
 def compile_function(source: str, name: str) -> Callable[..., Any]:
-    """The function `name` of the program `source` (its main module): a numba dispatcher,
-    compiled on its first call, or a plain Python function calling such."""
+    """The function of IR symbol `name` of the program `source` (its main module's
+    `ENTRY_POINTS`, else the global `name`): a numba dispatcher, compiled on its first call,
+    or a plain Python function calling such."""
     shared, main = split_program(source)
     for module_source in shared:
         load_module(module_source)
     module = load_module(main)
-    function = getattr(module, name, None)
+    function = getattr(module, "ENTRY_POINTS", {}).get(name) or getattr(module, name, None)
     if function is None:
         raise KeyError(f"generated source {module.__file__} defines no function '{name}'")
     return function

@@ -212,12 +212,20 @@ def emit_python(module: ModuleOp) -> str:
     arrays = [global_definition(op, symbols[op.sym_name.data]) for op in constants]
     bindings = custom_kernel_bindings(kernels, symbols)
     imports = "".join(m.import_line() for m in shared)
+    entries = entry_points(funcs, symbols)
     main = "\n\n".join(
         [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, imports, *bodies]
         if imports
         else [HEADER, *(HELPERS[h] for h in sorted(helpers)), *arrays, *bindings, *bodies]
     )
-    return join_program([m.source for m in shared], main)
+    return join_program([m.source for m in shared], main + "\n\n" + entries)
+
+
+def entry_points(funcs: Sequence[func.FuncOp], symbols: dict[str, str]) -> str:
+    """`ENTRY_POINTS`: each function's Python object by its IR symbol, which `lowering.jit`
+    looks up (a function named like a generated global, `math` or `range`, is renamed)."""
+    pairs = (f"    {op.sym_name.data!r}: {symbols[op.sym_name.data]},\n" for op in funcs)
+    return "ENTRY_POINTS = {\n" + "".join(pairs) + "}\n"
 
 
 @dataclass(frozen=True)

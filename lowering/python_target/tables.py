@@ -81,7 +81,7 @@ REORDERABLE = {arith.AddfOp: "reorderable_add", arith.MulfOp: "reorderable_mul"}
 DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
 # The generated module's own names (`tsjit_matmul_nt_panel`: the library kernels' helper).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
-GLOBALS |= {"numba_fixes"}
+GLOBALS |= {"numba_fixes", "ENTRY_POINTS"}
 GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_im2col_rows", "run_in_chunks", "CHUNK_GRAIN"}
 
 # ---- op tables ----

@@ -8,6 +8,7 @@ import pytest
 import frontend
 from frontend import torch
 from lowering.pipeline import Stage
+from tests.e2e import reserved_names
 
 
 def tanh_sigmoid(x, b):
@@ -95,3 +96,13 @@ def test_unknown_function_is_a_script_error() -> None:
     with pytest.raises(frontend.ScriptError, match="unknown function `sorted`") as info:
         frontend.script(uses_print)
     assert info.value.line is not None and "<--- HERE" in str(info.value)
+
+
+@pytest.mark.parametrize("fn", reserved_names.RESERVED, ids=lambda fn: fn.__name__)
+def test_functions_named_like_generated_globals(fn) -> None:
+    """A function named `math`, `range` or `FASTMATH` is renamed in the generated module (it
+    called the module `math` or the set `FASTMATH` before) and found by its IR symbol."""
+    x = np.sin(np.arange(2 * 40000, dtype=np.float32)).reshape(2, 40000)  # parallel, serial
+    for rows in (x, x[:, :5]):
+        expected = fn(torch.tensor(rows))
+        np.testing.assert_allclose(frontend.script(fn)(rows), expected, rtol=1e-5, atol=1e-3)
