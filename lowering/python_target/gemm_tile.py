@@ -163,3 +163,67 @@ def gemm_tile(typingctx, s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, 
         return context.get_dummy_value()
 
     return signature, codegen
+
+
+@intrinsic
+def transpose_block(typingctx, src, s_at, s_ld, dst, d_at, d_ld, rows, cols):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """dst[d_at + c * d_ld + r] = src[s_at + r * s_ld + c] for c < cols, and for all r < lanes
+    (64 bytes of elements): rows r >= rows are stored as zeros; src rows are contiguous.
+
+    Sixteen (float32) vector loads, a transpose in four stages of two-source shuffles
+    (`vpermt2ps`), and `cols` vector stores: about 0.3 cycles per element where a scalar
+    loop takes several (packing a transposed operand for `gemm_tile`).
+    """
+    if not isinstance(src, types.Array) or not isinstance(dst, types.Array):
+        return None
+    if src.dtype != dst.dtype or src.dtype not in ELEMENTS:
+        return None
+    element, suffix = ELEMENTS[src.dtype]
+    lanes = VECTOR_BYTES // (src.dtype.bitwidth // 8)
+    signature = types.none(src, s_at, s_ld, dst, d_at, d_ld, rows, cols)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        for attribute in WIDE_VECTOR_ATTRIBUTES:
+            set.add(builder.function.attributes, attribute)
+        args = [
+            context.cast(builder, value, type_, types.int64)
+            if isinstance(type_, types.Integer)
+            else value
+            for value, type_ in zip(args, sig.args)
+        ]
+        src_v, s_at_v, s_ld_v, dst_v, d_at_v, d_ld_v, rows_v, cols_v = args
+        emit = _Emitter(builder, element, suffix, lanes)
+        s_data = builder.gep(_data(context, builder, sig.args[0], src_v), [s_at_v])
+        d_data = builder.gep(_data(context, builder, sig.args[3], dst_v), [d_at_v])
+        mask = emit.lane_mask(cols_v, 0)
+        zero = ir.Constant(emit.vec, None)
+        vectors = []
+        for r in range(lanes):
+            loaded = cgutils.alloca_once_value(builder, zero)
+            with builder.if_then(builder.icmp_signed("<", emit.index(r), rows_v)):
+                row = builder.gep(s_data, [builder.mul(emit.index(r), s_ld_v)])
+                builder.store(emit.load(emit.vector_at(row, emit.index(0)), mask), loaded)
+            vectors.append(builder.load(loaded))
+        distance = lanes // 2
+        while distance:
+            for r in range(lanes):
+                if r & distance:
+                    continue
+                low, high = vectors[r], vectors[r + distance]
+                keep = [c if not c & distance else lanes + c - distance for c in range(lanes)]
+                take = [c + distance if not c & distance else lanes + c for c in range(lanes)]
+                vectors[r] = builder.shuffle_vector(low, high, _indices(keep))
+                vectors[r + distance] = builder.shuffle_vector(low, high, _indices(take))
+            distance //= 2
+        full = emit.lane_mask(emit.index(lanes), 0)
+        for c in range(lanes):
+            with builder.if_then(builder.icmp_signed("<", emit.index(c), cols_v)):
+                column = builder.gep(d_data, [builder.mul(emit.index(c), d_ld_v)])
+                emit.store(vectors[c], emit.vector_at(column, emit.index(0)), full)
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+def _indices(values: list[int]) -> ir.Constant:
+    return ir.Constant(ir.VectorType(I32, len(values)), values)

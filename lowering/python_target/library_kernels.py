@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-GEMM_HELPERS = '''from lowering.python_target.gemm_tile import COLS, ROWS, gemm_tile
+GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
+    COLS, ROWS, gemm_tile, transpose_block,
+)
 
 # The parallel variants split their work in this many chunks (numba's get_num_threads() would
 # keep them out of the cache); each chunk packs its own operands.
@@ -33,25 +35,36 @@ PARALLEL_CHUNKS = 16
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_pack_panels(b, transposed, lo, hi):
-    """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, COLS], zero past n."""
+    """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, COLS], zero past n:
+    b's rows are read whole, b.T by 64-byte blocks transposed in registers."""
     k_size, n = (b.shape[1], b.shape[0]) if transposed else (b.shape[0], b.shape[1])
     panels = np.empty((hi - lo, k_size, COLS), dtype=b.dtype)
+    if not transposed:
+        for k in range(k_size):
+            row = b[k]
+            for p in range(lo, hi):
+                j = p * COLS
+                width = min(COLS, n - j)
+                target = panels[p - lo, k]
+                for q in range(width):
+                    target[q] = row[j + q]
+                for q in range(width, COLS):
+                    target[q] = 0
+        return panels
+    lanes, ld = 64 // b.itemsize, b.strides[0] // b.itemsize
     for p in range(lo, hi):
         j = p * COLS
         width = min(COLS, n - j)
-        panel = panels[p - lo]
-        if transposed:
-            for k in range(k_size):
-                for q in range(width):
-                    panel[k, q] = b[j + q, k]
-        else:
-            for k in range(k_size):
-                row = b[k]
-                for q in range(width):
-                    panel[k, q] = row[j + q]
+        if b.strides[1] == b.itemsize:
+            for k in range(0, k_size, lanes):
+                for q in range(0, COLS, lanes):
+                    at = ((p - lo) * k_size + k) * COLS + q
+                    rows, cols = max(0, min(lanes, width - q)), min(lanes, k_size - k)
+                    transpose_block(b, (j + q) * ld + k, ld, panels, at, COLS, rows, cols)
+            continue
         for k in range(k_size):
-            for q in range(width, COLS):
-                panel[k, q] = 0
+            for q in range(COLS):
+                panels[p - lo, k, q] = b[j + q, k] if q < width else 0
     return panels
 
 

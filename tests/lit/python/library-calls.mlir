@@ -9,7 +9,7 @@
 // dispatcher, even without a loop of its own; each variant calls the kernel's variant of the
 // same kind.
 // CHECK:       # ==== module tsjit_[[LIB:[0-9a-f]+]] ====
-// CHECK:       from lowering.python_target.gemm_tile import COLS, ROWS, gemm_tile
+// CHECK:       from lowering.python_target.gemm_tile import (
 // CHECK:       def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
 // CHECK:       @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // CHECK-NEXT:  def tsjit_matmul_nt_f32_parallel(a, b, c):
