@@ -22,7 +22,9 @@ Accumulation starts from `c` / `out`, which may hold a bias or zeros.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
     COLS, ROWS, gemm_tile, transpose_block,
@@ -236,5 +238,13 @@ LIBRARY_KERNELS: dict[str, Kernel] = {
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 
-LIBRARY_HELPERS = GEMM_HELPERS
+
+def tile_source_stamp() -> str:
+    """A hash of `gemm_tile.py`: numba's cache of a library module checks only the module's
+    own text, so the text names the intrinsics' version (a changed tile is a new module)."""
+    source = (Path(__file__).parent / "gemm_tile.py").read_bytes()
+    return hashlib.sha256(source).hexdigest()[:16]
+
+
+LIBRARY_HELPERS = f"# gemm_tile.py {tile_source_stamp()}\n" + GEMM_HELPERS
 """The numba functions the kernels call, emitted once in front of them."""
