@@ -72,3 +72,20 @@ def ops_for_method(name: str) -> tuple[type[TorchOp], ...]:
 def ops_for_operator(name: str) -> tuple[type[TorchOp], ...]:
     """Overloads of a Python operator (`add`, `mul`, `matmul`, `gt`, `neg`, ...)."""
     return BY_PY_NAME.get(f"operator.{name}", ())
+
+
+# PyTorch modules whose functions frontend.torch may write as Python (DESIGN §5): the same name
+# in the twin module, if a Python function of frontend.torch, is what a script of it runs.
+_TWIN_MODULES = {"torch.nn.functional": "frontend.torch.nn.functional", "torch": "frontend.torch"}
+
+
+def frontend_twin(obj: Any) -> Any:
+    """frontend.torch's Python function standing for the PyTorch function `obj` (`F.embedding`,
+    whose arguments come in another order than its op's), else None."""
+    twin_module = _TWIN_MODULES.get(getattr(obj, "__module__", None) or "")
+    name = getattr(obj, "__name__", None)
+    if twin_module is None or name is None or not callable(obj):
+        return None
+    twin = getattr(_module(twin_module), name, None)
+    is_python = getattr(twin, "__module__", "").startswith("frontend.torch")
+    return twin if is_python and hasattr(twin, "__code__") else None

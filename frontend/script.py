@@ -21,7 +21,7 @@ from frontend.annotations import ArgSpec, admits, parse_annotation
 from frontend.binding import BindError
 from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
-from frontend.resolve import ops_for_method, ops_for_object, ops_for_operator
+from frontend.resolve import frontend_twin, ops_for_method, ops_for_object, ops_for_operator
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_loops import Frame, LoopsMixin
@@ -244,6 +244,18 @@ class FunctionScripter(
     def stmt_Pass(self, node: ast.Pass) -> None:  # noqa: N802
         return
 
+    def stmt_Raise(self, node: ast.Raise) -> None:  # noqa: N802
+        """A `raise` that scripting reaches outside run-time branches and loops (its `if` was
+        decided while scripting, like `if max_norm is not None:`) is the script's error."""
+        what = ast.unparse(node.exc) if node.exc is not None else "raise"
+        if self.builder.block is not self.entry_block:
+            raise self.error(
+                node,
+                f"`raise` under a run-time condition or in a loop is not supported ({what})",
+                "check the condition outside the scripted function",
+            )
+        raise self.error(node, f"the program raises {what}")
+
     def stmt_Assign(self, node: ast.Assign) -> None:  # noqa: N802
         value = self.expr(node.value)
         for target in node.targets:
@@ -429,6 +441,13 @@ class FunctionScripter(
             return self.result(self.emit(node, candidates, args, kwargs))
         if getattr(obj, "__tsjit_ignore__", False):
             return self.call_python(node, obj, args, kwargs)
+        twin = frontend_twin(obj)
+        if twin is not None:  # F.embedding: frontend.torch's Python, its errors at this call
+            try:
+                return self.call_scripted(node, Callee(twin, twin.__name__), args, kwargs)
+            except ScriptError as err:
+                message = f"{ast.unparse(node.func)}: {err.message}"
+                raise self.error(node, message, err.hint) from None
         python_fn = scriptable_function(obj)
         if python_fn is not None:
             callee = Callee(python_fn, getattr(python_fn, "__name__", "fn"))

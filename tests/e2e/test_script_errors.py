@@ -164,6 +164,18 @@ def tensor_ternary_mismatch(x, n: int):
     return x if n > 0 else 1.5  # <-- col 27
 
 
+def raise_at_run_time(x):
+    if x.sum() > 0:
+        raise ValueError("positive")  # <-- col 8
+    return x
+
+
+def raise_while_scripting(x, mode: str = "fast"):
+    if mode != "fast":
+        return x
+    raise NotImplementedError(mode)  # <-- col 4
+
+
 CASES: list[tuple[Callable[..., Any], str]] = [
     (try_except, "`Try` statements are not supported"),
     (uses_lambda, "`Lambda` expressions are not supported"),
@@ -191,6 +203,8 @@ CASES: list[tuple[Callable[..., Any], str]] = [
     (float_range, "range() needs ints, got a float"),
     (dynamic_shape_index, "`shape` must be indexed with a constant int"),
     (tensor_ternary_mismatch, "the conditional expression is a float here but a Tensor"),
+    (raise_at_run_time, "`raise` under a run-time condition or in a loop is not supported"),
+    (raise_while_scripting, "the program raises NotImplementedError(mode)"),
 ]
 
 

@@ -9,10 +9,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
+import numpy as np
+
+import frontend.torch as _torch
 from dialects.torch.registry import BY_PY_NAME
-from frontend.torch.dispatch import dispatch
 from frontend.torch.ops import functions_for
 from frontend.torch.random import rng
 from frontend.torch.tensor import Tensor
@@ -37,25 +39,37 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 
 def _batch_norm(
     input: Tensor,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
+    running_mean: Optional[Tensor],  # noqa: UP045  (typing spellings the scripter reads)
+    running_var: Optional[Tensor],  # noqa: UP045
+    weight: Optional[Tensor] = None,  # noqa: UP045
+    bias: Optional[Tensor] = None,  # noqa: UP045
     training: bool = False,
     momentum: float = 0.1,
     eps: float = 1e-5,
 ) -> Tensor:
     """Normalize each channel (dim 1); running statistics are not updated here (the module
-    does that), as in `torch.nn.functional.batch_norm` called without them."""
+    does that), as in `torch.nn.functional.batch_norm` called without them. Scriptable: a
+    scripted `F.batch_norm` is this function (`frontend/script.py`)."""
     if not training:
         if running_mean is None or running_var is None:
             raise ValueError("batch_norm: running_mean and running_var are needed unless training")
-        args = (input, weight, bias, running_mean, running_var, False, momentum, eps, False)
-        return dispatch(BY_PY_NAME["torch.batch_norm"], args, {})
+        return _torch.batch_norm(
+            input, weight, bias, running_mean, running_var, False, momentum, eps, False
+        )
+    return _batch_statistics_norm(input, weight, bias, eps)
+
+
+def _batch_statistics_norm(
+    input: Tensor, weight: Tensor | None, bias: Tensor | None, eps: float
+) -> Tensor:
+    """Training mode: each channel normalized with the batch's own statistics."""
+    if isinstance(input, np.ndarray):  # called as Python from a script: arrays in and out
+        tensors = [None if a is None else Tensor.wrap(a) for a in (input, weight, bias)]
+        return _batch_statistics_norm(*tensors, eps).numpy()  # type: ignore[arg-type]
     dims = [0, *range(2, input.ndim)]
     centered = input - input.mean(dims, keepdim=True)  # type: ignore[attr-defined]
     variance = (centered * centered).mean(dims, keepdim=True)  # type: ignore[attr-defined]
-    out = centered * dispatch(BY_PY_NAME["torch.rsqrt"], (variance + eps,), {})
+    out = centered * _torch.rsqrt(variance + eps)
     channels = [1, -1] + [1] * (input.ndim - 2)
     if weight is not None:
         out = out * weight.reshape(channels)  # type: ignore[attr-defined]
@@ -64,12 +78,26 @@ def _batch_norm(
     return out
 
 
-def _embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
-               max_norm: float | None = None, *args: Any, **kwargs: Any) -> Tensor:  # fmt: skip
+# A script of F.batch_norm(training=True) calls this as Python (like `@frontend.ignore`): its
+# statistics depend on the rank, which scripting does not know.
+_batch_statistics_norm.__tsjit_ignore__ = True  # type: ignore[attr-defined]
+
+
+def _embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: Optional[int] = None,  # noqa: UP045
+    max_norm: Optional[float] = None,  # noqa: UP045
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """The rows of `weight` at `input` (`torch.embedding` with its arguments swapped).
+    Scriptable: a scripted `F.embedding` is this function (`frontend/script.py`)."""
     if max_norm is not None:
         raise NotImplementedError("F.embedding(max_norm=...) is not supported")
     index = -1 if padding_idx is None else padding_idx
-    return dispatch(BY_PY_NAME["torch.embedding"], (weight, input, index), {})
+    return _torch.embedding(weight, input, index, scale_grad_by_freq, sparse)
 
 
 if "F.batch_norm" not in BY_PY_NAME and "torch.batch_norm" in BY_PY_NAME:
