@@ -5,7 +5,9 @@ arith expansions of `lowering/math_polynomials.py` vectorize, keep libm's specia
 (NaN, infinities, overflow, subnormals) and are accurate to a few ulp. The sigmoid payload
 `1 / (1 + exp(-x))` is covered through its `math.exp`: an exp whose every use adds it to the
 constant 1 gets a cheaper expansion (`exp_before_add_one`: below -86 the sum is 1 anyway,
-so exp need not make subnormal results).
+so exp need not make subnormal results). An exp marked with the unit attribute
+`tsjit.nonpositive_argument` (softmax's `exp(x - max)`, whose argument is <= 0 or NaN)
+skips the upper clamp and the overflow test (`exp_of_nonpositive`).
 
 **Expects:** any stage holding scalar `math` ops (the pipeline runs it on the `loops` stage,
 after `convert-linalg-to-parallel-loops`).
@@ -30,7 +32,13 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from lowering.math_polynomials import EXPANSIONS, Emitter, exp_before_add_one
+from lowering.math_polynomials import (
+    EXPANSIONS,
+    NONPOSITIVE_ARGUMENT,
+    Emitter,
+    exp_before_add_one,
+    exp_of_nonpositive,
+)
 
 
 class ExpandMathOp(RewritePattern):
@@ -40,7 +48,9 @@ class ExpandMathOp(RewritePattern):
         expand = EXPANSIONS.get(type(op))
         if expand is None or not isinstance(op.results[0].type, Float32Type):
             return
-        if isinstance(op, math.ExpOp) and only_added_to_one(op.result):
+        if isinstance(op, math.ExpOp) and NONPOSITIVE_ARGUMENT in op.attributes:
+            expand = exp_of_nonpositive
+        elif isinstance(op, math.ExpOp) and only_added_to_one(op.result):
             expand = exp_before_add_one
         result = expand(Emitter(rewriter), op.operands[0])
         rewriter.replace(op, (), [result])

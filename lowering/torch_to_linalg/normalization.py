@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects import math
+from xdsl.dialects.builtin import TensorType, UnitAttr
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -23,6 +24,7 @@ from dialects.torch.ops.normalization import (
     SoftmaxOp,
 )
 from dialects.torch.scalar_builder import ScalarBuilder
+from lowering.math_polynomials import NONPOSITIVE_ARGUMENT
 from lowering.torch_to_linalg.reduction import (
     fold,
     mean_over,
@@ -89,7 +91,9 @@ def _softmax(
     exps_init = empty_like_result(rewriter, result_type, sizes)
 
     def exp_and_sum(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-        value = b.exp(b.sub(b.cast(args[0], element), args[1]))
+        exp = math.ExpOp(b.sub(b.cast(args[0], element), args[1]))
+        exp.attributes[NONPOSITIVE_ARGUMENT] = UnitAttr()  # x <= max, or NaN
+        value = b.emit(exp)
         return [value, b.add(args[3], value)]
 
     iterators = [REDUCTION if d == dim else PARALLEL for d in range(rank)]

@@ -171,3 +171,22 @@ def test_exp_added_to_one_skips_subnormal_scaling():
     np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
     ulp = np.spacing(np.maximum(np.abs(expected), np.finfo(np.float32).tiny))
     assert np.nanmax(np.abs(out.astype(np.float64) - expected) / ulp) <= 4
+
+
+def test_exp_of_a_nonpositive_argument():
+    """An exp marked `tsjit.nonpositive_argument` (softmax's x - max) has no overflow branch
+    (no 88.72 bound) and still gives exp's values on [-inf, 0], subnormals and NaN."""
+    marked = KERNEL.format(name="exp").replace(
+        "math.exp %v : f32", "math.exp %v {tsjit.nonpositive_argument} : f32"
+    )
+    module = parse(marked)
+    ExpandMathPass().apply(Context(), module)
+    assert "88.72" not in str(module)
+    kernel = jit.compile_function(emit_python(module), "exp")
+    x = -np.abs(inputs("exp"))
+    x = np.concatenate([x, [np.nan, -np.inf, 0.0, -0.0, -90.0, -103.0, -104.5]]).astype(np.float32)
+    out = np.empty_like(x)
+    kernel(x, out)
+    errors = ulp_errors(out, x, np.exp)
+    assert errors.max() <= MAX_ULP["exp"], x[np.argmax(errors)]
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(x))

@@ -2,14 +2,15 @@
 // Normalization ops lower to a few generics: reductions into keepdim tensors, then elementwise.
 
 // Softmax: the max along dim (fill -inf); one generic that yields exp(x - max) per element
-// (its output map uses the reduced dim) and adds it to the sum; then the division writes over
+// (its output map uses the reduced dim; the exp is marked: its argument is <= 0 or NaN)
+// and adds it to the sum; then the division writes over
 // the exponentials (its init). Sums keep the dim as size 1 and are read back through (d0, 0).
 // CHECK-LABEL: func.func @torch.aten.softmax.int
 // CHECK: arith.constant 0xff800000 : f32
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
 // CHECK: arith.maximumf
 // CHECK: %[[EXPS:.*]], %[[SUMS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
-// CHECK: %[[E:.*]] = math.exp
+// CHECK: %[[E:.*]] = math.exp %{{.*}} {tsjit.nonpositive_argument} : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[E]]
 // CHECK-NEXT: linalg.yield %[[E]], %[[S]]
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[SUMS]] : tensor<?x1xf32>) outs(%[[EXPS]] : tensor<?x5xf32>)
