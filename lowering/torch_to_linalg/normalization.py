@@ -91,9 +91,7 @@ def _softmax(
     exps_init = empty_like_result(rewriter, result_type, sizes)
 
     def exp_and_sum(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-        exp = math.ExpOp(b.sub(b.cast(args[0], element), args[1]))
-        exp.attributes[NONPOSITIVE_ARGUMENT] = UnitAttr()  # x <= max, or NaN
-        value = b.emit(exp)
+        value = _exp_below_max(b, b.cast(args[0], element), args[1])
         return [value, b.add(args[3], value)]
 
     iterators = [REDUCTION if d == dim else PARALLEL for d in range(rank)]
@@ -110,6 +108,14 @@ def _softmax(
     return divide.results[0]
 
 
+def _exp_below_max(b: ScalarBuilder, x: SSAValue, top: SSAValue) -> SSAValue:
+    """exp(x - top) for `top` the max of a set holding x: the argument is <= 0 or NaN, which
+    the exp's `NONPOSITIVE_ARGUMENT` mark tells `expand-math` (no overflow to handle)."""
+    exp = math.ExpOp(b.sub(x, top))
+    exp.attributes[NONPOSITIVE_ARGUMENT] = UnitAttr()
+    return b.emit(exp)
+
+
 def _log_softmax(
     rewriter: PatternRewriter, x: SSAValue, top: SSAValue, dim: int, result_type: TensorType
 ) -> SSAValue:
@@ -117,7 +123,7 @@ def _log_softmax(
     identity, kept = AffineMap.identity(rank), reduction_output_map(rank, [dim], True)
 
     def exp_sum(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-        return [b.add(args[2], b.exp(b.sub(b.cast(args[0], element), args[1])))]
+        return [b.add(args[2], _exp_below_max(b, b.cast(args[0], element), args[1]))]
 
     def normalize(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
         return [b.sub(b.sub(b.cast(args[0], element), args[1]), b.log(args[2]))]
