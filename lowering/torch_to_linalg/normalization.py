@@ -2,7 +2,8 @@
 
 Each op becomes a few linalg.generics: reductions along the normalized dims into keepdim-
 layout tensors (size 1 there), then one elementwise generic reading them back through the
-same maps. Fusing them is left to later passes.
+same maps. Fusing them is left to later passes. Softmax stores its exponentials in the same
+generic that sums them (so exp runs once per element) and divides them in place.
 """
 
 from __future__ import annotations
