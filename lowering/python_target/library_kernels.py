@@ -5,12 +5,12 @@ or a convolution `linalg.generic` by a call to one of these; the python target e
 kernel's source (once per module) in a parallel and a serial variant, like every function
 with parallel loops, and as a row-range `nogil` function with a Python dispatcher.
 
-The core is `gemm_tile` (`lowering/python_target/gemm_tile.py`): a 6 x 32 block of the result
-in vector registers, written as LLVM IR. Around it:
+The core is a tile of the result in vector registers, written as LLVM IR
+(`lowering/python_target/gemm_tile.py`: `gemm_tile` 8 x 48, `conv_tile` 8 x 32). Around it:
 - **matmul** `c += a @ b` (`matmul_nn`) or `c += a @ bt.T` (`matmul_nt`): the columns of `c`
-  are split in panels of `COLS`; each chunk of panels copies its columns of `b` (rows of `bt`)
-  into one contiguous `[k, COLS]` block per panel (rows of a matrix 4 KB apart would share
-  cache sets), then runs `gemm_tile` over the rows of `a` in strips of `ROWS`. Parallel
+  are split in panels of `GEMM_COLS`; each chunk of panels copies its columns of `b` (rows of
+  `bt`) into one contiguous `[k, GEMM_COLS]` block per panel (rows of a matrix 4 KB apart would
+  share cache sets), then runs `gemm_tile` over the rows of `a` in strips of `GEMM_ROWS`. Parallel
   variants run chunks of panels on all cores (numba's threads: no BLAS pool to fight).
 - **conv2d** (NCHW): work items are output rows `(image, y)`. For a unit column stride the
   input pixels an output row needs are, for each `(c, u, v)` of the window, a contiguous run
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
-    COLS, ROWS, gemm_tile, transpose_block,
+    CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, conv_tile, gemm_tile, transpose_block,
 )
 
 # The parallel variants split their work in this many chunks (numba's get_num_threads() would
@@ -37,35 +37,35 @@ PARALLEL_CHUNKS = 16
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_pack_panels(b, transposed, lo, hi):
-    """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, COLS], zero past n:
-    b's rows are read whole, b.T by 64-byte blocks transposed in registers."""
+    """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, GEMM_COLS], zero
+    past n: b's rows are read whole, b.T by 64-byte blocks transposed in registers."""
     k_size, n = (b.shape[1], b.shape[0]) if transposed else (b.shape[0], b.shape[1])
-    panels = np.empty((hi - lo, k_size, COLS), dtype=b.dtype)
+    panels = np.empty((hi - lo, k_size, GEMM_COLS), dtype=b.dtype)
     if not transposed:
         for k in range(k_size):
             row = b[k]
             for p in range(lo, hi):
-                j = p * COLS
-                width = min(COLS, n - j)
+                j = p * GEMM_COLS
+                width = min(GEMM_COLS, n - j)
                 target = panels[p - lo, k]
                 for q in range(width):
                     target[q] = row[j + q]
-                for q in range(width, COLS):
+                for q in range(width, GEMM_COLS):
                     target[q] = 0
         return panels
     lanes, ld = 64 // b.itemsize, b.strides[0] // b.itemsize
     for p in range(lo, hi):
-        j = p * COLS
-        width = min(COLS, n - j)
+        j = p * GEMM_COLS
+        width = min(GEMM_COLS, n - j)
         if b.strides[1] == b.itemsize:
             for k in range(0, k_size, lanes):
-                for q in range(0, COLS, lanes):
-                    at = ((p - lo) * k_size + k) * COLS + q
+                for q in range(0, GEMM_COLS, lanes):
+                    at = ((p - lo) * k_size + k) * GEMM_COLS + q
                     rows, cols = max(0, min(lanes, width - q)), min(lanes, k_size - k)
-                    transpose_block(b, (j + q) * ld + k, ld, panels, at, COLS, rows, cols)
+                    transpose_block(b, (j + q) * ld + k, ld, panels, at, GEMM_COLS, rows, cols)
             continue
         for k in range(k_size):
-            for q in range(COLS):
+            for q in range(GEMM_COLS):
                 panels[p - lo, k, q] = b[j + q, k] if q < width else 0
     return panels
 
@@ -76,19 +76,26 @@ def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
     m, k_size = a.shape
     n = c.shape[1]
     panels = tsjit_pack_panels(b, transposed, lo, hi)
-    koff = np.arange(k_size) * COLS
+    koff = np.arange(k_size) * GEMM_COLS
     s_ldr, s_ldk = a.strides[0] // a.itemsize, a.strides[1] // a.itemsize
     ldc = c.strides[0] // c.itemsize
     for p in range(lo, hi):
-        j = p * COLS
-        v_at = (p - lo) * k_size * COLS
-        cols = min(COLS, n - j)
-        for i in range(0, m, ROWS):
-            rows = min(ROWS, m - i)
-            gemm_tile(
-                a, i * s_ldr, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
-                c, i * ldc + j, ldc, rows, cols,
-            )
+        j = p * GEMM_COLS
+        v_at = (p - lo) * k_size * GEMM_COLS
+        cols = min(GEMM_COLS, n - j)
+        for i in range(0, m, GEMM_ROWS):
+            rows = min(GEMM_ROWS, m - i)
+            s_at, d_at = i * s_ldr, i * ldc + j
+            if rows == GEMM_ROWS and cols == GEMM_COLS:  # constant sizes: no masks (-15%)
+                gemm_tile(
+                    a, s_at, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
+                    c, d_at, ldc, GEMM_ROWS, GEMM_COLS,
+                )
+            else:
+                gemm_tile(
+                    a, s_at, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
+                    c, d_at, ldc, rows, cols,
+                )
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -132,14 +139,21 @@ def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld):
     koff[k] + z] (weights contiguous [o, k])."""
     out_channels, ow = out.shape[1], out.shape[3]
     k_size = koff.size
-    for z in range(0, ow, COLS):
-        cols = min(COLS, ow - z)
-        for o in range(0, out_channels, ROWS):
-            rows = min(ROWS, out_channels - o)
-            gemm_tile(
-                weights, o * k_size, k_size, 1, source, v_at + z, koff, 0, k_size,
-                out, d_at + o * d_ld + z, d_ld, rows, cols,
-            )
+    for z in range(0, ow, CONV_COLS):
+        cols = min(CONV_COLS, ow - z)
+        for o in range(0, out_channels, CONV_ROWS):
+            rows = min(CONV_ROWS, out_channels - o)
+            s_at, at = o * k_size, d_at + o * d_ld + z
+            if rows == CONV_ROWS and cols == CONV_COLS:  # constant sizes: no masks
+                conv_tile(
+                    weights, s_at, k_size, 1, source, v_at + z, koff, 0, k_size,
+                    out, at, d_ld, CONV_ROWS, CONV_COLS,
+                )
+            else:
+                conv_tile(
+                    weights, s_at, k_size, 1, source, v_at + z, koff, 0, k_size,
+                    out, at, d_ld, rows, cols,
+                )
 '''
 """The numba functions the kernels call, emitted once in front of them."""
 
@@ -147,7 +161,7 @@ MATMUL = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=
 def {name}(a, b, c):
     """c += {product} (a: [m, k], c: [m, n]) in chunks of column panels, in {loop}."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
-    panels = (c.shape[1] + COLS - 1) // COLS
+    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
     chunks = max(1, min({threads}, panels))
     for t in {loop}(chunks):
         lo, hi = t * panels // chunks, (t + 1) * panels // chunks
@@ -163,9 +177,9 @@ def {name}_rows(lo, hi, a, b, c):
 
 
 def {name}(a, b, c):
-    """c += {product} in panels of COLS columns, on threads for large arrays."""
+    """c += {product} in panels of GEMM_COLS columns, on threads for large arrays."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
-    panels = (c.shape[1] + COLS - 1) // COLS
+    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
     if a.size + b.size + c.size >= CHUNK_GRAIN and panels > 1:
         run_in_chunks({name}_rows, 0, panels, (a, b, work))
     else:
