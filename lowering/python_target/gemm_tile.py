@@ -252,3 +252,15 @@ def transpose_block(typingctx, src, s_at, s_ld, dst, d_at, d_ld, rows, cols):  #
 
 def _indices(values: list[int]) -> ir.Constant:
     return ir.Constant(ir.VectorType(I32, len(values)), values)
+
+
+@intrinsic
+def never_inline(typingctx):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """Marks the function it is called in `noinline`: LLVM then compiles the big tile loops of a
+    helper once per caller module instead of once per call site and variant."""
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]  # noqa: ARG001
+        builder.function.attributes.add("noinline")
+        return context.get_dummy_value()
+
+    return types.none(), codegen

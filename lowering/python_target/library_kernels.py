@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
-    CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, conv_tile, gemm_tile, transpose_block,
+    CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, conv_tile, gemm_tile, never_inline,
+    transpose_block,
 )
 
 # The parallel variants split their work in this many chunks (numba's get_num_threads() would
@@ -39,6 +40,7 @@ PARALLEL_CHUNKS = 16
 def tsjit_pack_panels(b, transposed, lo, hi):
     """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, GEMM_COLS], zero
     past n: b's rows are read whole, b.T by 64-byte blocks transposed in registers."""
+    never_inline()
     k_size, n = (b.shape[1], b.shape[0]) if transposed else (b.shape[0], b.shape[1])
     panels = np.empty((hi - lo, k_size, GEMM_COLS), dtype=b.dtype)
     if not transposed:
@@ -73,6 +75,7 @@ def tsjit_pack_panels(b, transposed, lo, hi):
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
     """Column panels lo..hi of c += a @ b (a @ b.T when transposed); c[i, j:j + 1] contiguous."""
+    never_inline()
     m, k_size = a.shape
     n = c.shape[1]
     panels = tsjit_pack_panels(b, transposed, lo, hi)
@@ -102,6 +105,7 @@ def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
 def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw):
     """Output rows lo..hi (row = image * oh + y) of out += conv2d(x, w); out[..., z:z + 1]
     contiguous."""
+    never_inline()
     channels, kh, kw = x.shape[1], w.shape[2], w.shape[3]
     oh, ow = out.shape[2], out.shape[3]
     k_size = channels * kh * kw
@@ -137,6 +141,7 @@ def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw):
 def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld):
     """One output row: out[d_at + o * d_ld + z] += sum over k of weights[o, k] * source[v_at +
     koff[k] + z] (weights contiguous [o, k])."""
+    never_inline()
     out_channels, ow = out.shape[1], out.shape[3]
     k_size = koff.size
     for z in range(0, ow, CONV_COLS):
@@ -166,8 +171,10 @@ def {name}(a, b, c):
     for t in {loop}(chunks):
         lo, hi = t * panels // chunks, (t + 1) * panels // chunks
         tsjit_matmul_chunk(lo, hi, a, b, {transposed}, work)
-    if c.strides[1] != c.itemsize:
-        c[:, :] = work
+    if c.strides[1] != c.itemsize:  # loops: a slice assignment costs seconds of compile time
+        for i in range(c.shape[0]):
+            for j in range(c.shape[1]):
+                c[i, j] = work[i, j]
 '''
 
 MATMUL_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -198,8 +205,12 @@ def {name}(x, w, out, sh, sw, dh, dw):
     for t in {loop}(chunks):
         lo, hi = t * items // chunks, (t + 1) * items // chunks
         tsjit_conv2d_rows(lo, hi, x, w, work, sh, sw, dh, dw)
-    if out.strides[3] != out.itemsize:
-        out[:, :, :, :] = work
+    if out.strides[3] != out.itemsize:  # loops: a slice assignment costs seconds of compile time
+        for image in range(out.shape[0]):
+            for o in range(out.shape[1]):
+                for y in range(out.shape[2]):
+                    for z in range(out.shape[3]):
+                        out[image, o, y, z] = work[image, o, y, z]
 '''
 
 CONV2D_ROWS = '''def {name}(x, w, out, sh, sw, dh, dw):
