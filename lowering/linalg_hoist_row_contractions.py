@@ -25,6 +25,11 @@ only worth it when the loop computes every row once: an `scf.for` from 0 to `dim
 wrapped as a negative index, `select(i < 0, i + T, i)`). A contraction that does not run on
 every step (inside an `scf.if`) stays. With `T == 0` the hoisted ops have no rows.
 
+A vector slice (`x[t]` of an `x` `[T, K]`, a batch-1 RNN) needs no copy: the hoisted
+contraction gets one more parallel loop dim `t`, first in the maps of `x` and of its
+`[T, ...]` result (`x[t] @ w` for every `t` is the matmul `x @ w`), and is legal whatever
+its other maps are; the loop reads row `r` of the result.
+
 **Expects:** the `linalg` stage (linalg on tensors); slices of a row are the copies
 `linalg.generic outs(tensor.empty) { tensor.extract %x[%r, d0, d1, ...] }` that
 `convert-torch-to-linalg` makes for `x[t]`; a contraction is a `linalg.generic` with a
@@ -234,7 +239,10 @@ def match_candidate(op: GenericOp, loop: scf.ForOp) -> Candidate | None:
         others = [v for n, v in enumerate(op.inputs) if n != position]
         if not all(is_defined_outside(v, loop) for v in others):
             continue
-        if is_row_wise(op, position) and runs_every_row_once(loop, row_slice):
+        is_vector = len(value.type.get_shape()) == 1  # type: ignore[union-attr]
+        if not is_vector and not is_row_wise(op, position):
+            continue
+        if runs_every_row_once(loop, row_slice):
             return Candidate(loop, op, position, row_slice, fill)
     return None
 
@@ -363,24 +371,66 @@ def hoisted_result(at: Emitter, candidate: Candidate, flat: SSAValue, rows: SSAV
     )
 
 
+def batched_result(at: Emitter, candidate: Candidate, steps: SSAValue) -> SSAValue:
+    """The contraction of a vector slice for every step at once, in front of the loop: one
+    more parallel loop dim `t` (the first) reads row `t` of the source and writes row `t` of
+    a `[T, ...]` result (`x[t] @ w` for all `t` is the matmul `x @ w`)."""
+    op = candidate.op
+    result_type = op.results[0].type
+    assert isinstance(result_type, TensorType)
+    shape = result_type.get_shape()
+    source_shape = candidate.slice.source.type.get_shape()  # type: ignore[union-attr]
+    loops = len(op.iterator_types)
+    shifted = [AffineDimExpr(d + 1) for d in range(loops)]
+    step = AffineDimExpr(0)
+    maps = [
+        attr.data.replace_dims_and_symbols(shifted, [], loops + 1, 0) for attr in op.indexing_maps
+    ]
+    for n in (candidate.position, len(maps) - 1):
+        maps[n] = AffineMap(loops + 1, 0, (step, *maps[n].results))
+    out_map = op.indexing_maps.data[-1].data
+    sizes = [steps] if source_shape[0] == DYNAMIC_INDEX else []
+    for size, result in zip(shape, out_map.results):
+        if size == DYNAMIC_INDEX:
+            dim = result.position  # type: ignore[union-attr]
+            sizes.append(at.dim(*size_source(op, candidate.position, dim)))
+    empty = at.empty([source_shape[0], *shape], sizes, result_type.get_element_type())
+    fill = at.emit(FillOp([candidate.fill.inputs[0]], [empty], [empty.type]))
+    inputs = [
+        candidate.slice.source if n == candidate.position else v for n, v in enumerate(op.inputs)
+    ]
+    iterators = [IteratorTypeAttr(IteratorType.PARALLEL), *op.iterator_types]
+    batched = GenericOp(
+        inputs, [fill], op.body.clone(), [AffineMapAttr(m) for m in maps], iterators, [empty.type]
+    )
+    return at.emit(batched)
+
+
 def hoist(candidate: Candidate) -> None:
     """Computes `candidate` for all steps before its loop and reads its rows in the loop."""
     op, row_slice = candidate.op, candidate.slice
     at = Emitter(InsertPoint.before(candidate.loop))
-    steps = at.dim(row_slice.source, 0)
-    per_step = at.dim(row_slice.source, 1)
-    rows = at.emit(arith.MuliOp(steps, per_step))
-    flat = collapsed_source(at, row_slice.source, rows, per_step)
-    all_rows = hoisted_result(at, candidate, flat, rows)
-
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
     element = result_type.get_element_type()
+    steps = at.dim(row_slice.source, 0)
+    if len(row_slice.source.type.get_shape()) == 2:  # type: ignore[union-attr]
+        all_steps = batched_result(at, candidate, steps)
 
-    def read(block: Block, indices: list[SSAValue]) -> SSAValue:
-        start = emit_in(block, arith.MuliOp(row_slice.row, per_step))
-        row = emit_in(block, arith.AddiOp(start, indices[0]))
-        return emit_in(block, tensor.ExtractOp(all_rows, [row, *indices[1:]], element))
+        def read(block: Block, indices: list[SSAValue]) -> SSAValue:
+            row = [row_slice.row, *indices]
+            return emit_in(block, tensor.ExtractOp(all_steps, row, element))
+
+    else:
+        per_step = at.dim(row_slice.source, 1)
+        rows = at.emit(arith.MuliOp(steps, per_step))
+        flat = collapsed_source(at, row_slice.source, rows, per_step)
+        all_rows = hoisted_result(at, candidate, flat, rows)
+
+        def read(block: Block, indices: list[SSAValue]) -> SSAValue:
+            start = emit_in(block, arith.MuliOp(row_slice.row, per_step))
+            row = emit_in(block, arith.AddiOp(start, indices[0]))
+            return emit_in(block, tensor.ExtractOp(all_rows, [row, *indices[1:]], element))
 
     step_empty = candidate.fill.outputs[0].owner
     assert isinstance(step_empty, tensor.EmptyOp)

@@ -74,3 +74,11 @@ def test_an_input_changed_in_the_loop_stays_per_step() -> None:
     ir = loops_ir(compiled, x, h, w)
     assert "tsjit.matmul_nn_f32" not in ir  # not hoisted: w is transposed once for the loop
     assert ir.count("func.call @tsjit.matmul_nt_f32") == 1
+
+
+def test_vector_steps_become_one_matmul_and_match_torch() -> None:
+    compiled = frontend.script(rnn)
+    x, h, w, u, b = arrays((7, 40), (48,), (40, 48), (48, 48), (48,))
+    assert_matches_torch(compiled, rnn, x, h, w, u, b)
+    ir = loops_ir(compiled, x, h, w, u, b)
+    assert ir.count("func.call @tsjit.matmul_nn_f32(%x, %w") == 1  # x @ w before the loop

@@ -182,3 +182,45 @@ func.func @kept(%x: tensor<4x3x3xf32>, %w: tensor<3x5xf32>, %acc0: tensor<3x5xf3
   }
   func.return %r2 : tensor<3x5xf32>
 }
+
+// A vector step x[t] @ w (x: [T, K]): one more parallel dim t makes it the matmul x @ w in
+// front of the loop, whose row t the loop reads.
+// CHECK-LABEL: func.func @vector_rows
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x5xf32>)
+// CHECK-NEXT:    %[[ALL:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<4x3xf32>, tensor<3x5xf32>) outs(%[[F]] : tensor<4x5xf32>)
+// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NOT:       "reduction"
+// CHECK:           tensor.extract %[[ALL]][%[[T]], %{{.*}}] : tensor<4x5xf32>
+// CHECK-NOT:       "reduction"
+// CHECK:           scf.yield
+func.func @vector_rows(%x: tensor<4x3xf32>, %w: tensor<3x5xf32>, %acc0: tensor<5xf32>) -> tensor<5xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %t = %c0 to %c4 step %c1 iter_args(%acc = %acc0) -> (tensor<5xf32>) {
+    %e = tensor.empty() : tensor<3xf32>
+    %xt = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<3xf32>) {
+    ^bb0(%o: f32):
+      %d0 = linalg.index 0 : index
+      %v = tensor.extract %x[%t, %d0] : tensor<4x3xf32>
+      linalg.yield %v : f32
+    } -> tensor<3xf32>
+    %e2 = tensor.empty() : tensor<5xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<5xf32>) -> tensor<5xf32>
+    %xw = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xt, %w : tensor<3xf32>, tensor<3x5xf32>) outs(%f : tensor<5xf32>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      %mul = arith.mulf %p, %q : f32
+      %add = arith.addf %o, %mul : f32
+      linalg.yield %add : f32
+    } -> tensor<5xf32>
+    %e3 = tensor.empty() : tensor<5xf32>
+    %sum = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%xw, %acc : tensor<5xf32>, tensor<5xf32>) outs(%e3 : tensor<5xf32>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      %add = arith.addf %p, %q : f32
+      linalg.yield %add : f32
+    } -> tensor<5xf32>
+    scf.yield %sum : tensor<5xf32>
+  }
+  func.return %r : tensor<5xf32>
+}
