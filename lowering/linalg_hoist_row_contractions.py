@@ -220,12 +220,31 @@ def is_induction_row(row: SSAValue, induction: SSAValue) -> bool:
     return compare.lhs is plain and constant_index(compare.rhs) == 0 and wrapped.lhs is plain
 
 
+def body_is_invariant(op: GenericOp, loop: scf.ForOp) -> bool:
+    """`op`'s body uses no value of `loop` from outside the body (a per-step scale): a copy
+    of it in front of the loop would use values not defined there."""
+    for inner in op.body.walk():
+        for operand in inner.operands:
+            if not op.is_ancestor(operand_owner(operand)) and not is_defined_outside(operand, loop):
+                return False
+    return True
+
+
+def operand_owner(value: SSAValue) -> Operation:
+    owner = value.owner
+    parent = owner if isinstance(owner, Operation) else owner.parent_op()
+    assert parent is not None
+    return parent
+
+
 def match_candidate(op: GenericOp, loop: scf.ForOp) -> Candidate | None:
     if len(op.outputs) != 1 or len(op.results) != 1:
         return None
     if all(it.data != IteratorType.REDUCTION for it in op.iterator_types):
         return None
     if any(isinstance(o, IndexOp) for o in op.body.walk()):
+        return None
+    if not body_is_invariant(op, loop):
         return None
     fill = op.outputs[0].owner
     if not isinstance(fill, FillOp) or not is_defined_outside(fill.inputs[0], loop):

@@ -224,3 +224,39 @@ func.func @vector_rows(%x: tensor<4x3xf32>, %w: tensor<3x5xf32>, %acc0: tensor<5
   }
   func.return %r : tensor<5xf32>
 }
+
+// Not hoisted: the contraction's body uses a value of the loop (a per-step scale), which a
+// copy in front of the loop could not see.
+// CHECK-LABEL: func.func @step_scale
+// CHECK:         scf.for
+// CHECK:           tensor.extract %x
+// CHECK:           "reduction"
+// CHECK:           scf.yield
+func.func @step_scale(%x: tensor<4x3xf32>, %w: tensor<3x5xf32>, %acc0: tensor<5xf32>) -> tensor<5xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %t = %c0 to %c4 step %c1 iter_args(%acc = %acc0) -> (tensor<5xf32>) {
+    %ti = arith.index_cast %t : index to i64
+    %scale = arith.sitofp %ti : i64 to f32
+    %e = tensor.empty() : tensor<3xf32>
+    %xt = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<3xf32>) {
+    ^bb0(%o: f32):
+      %d0 = linalg.index 0 : index
+      %v = tensor.extract %x[%t, %d0] : tensor<4x3xf32>
+      linalg.yield %v : f32
+    } -> tensor<3xf32>
+    %e2 = tensor.empty() : tensor<5xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<5xf32>) -> tensor<5xf32>
+    %xw = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%xt, %w : tensor<3xf32>, tensor<3x5xf32>) outs(%f : tensor<5xf32>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      %mul = arith.mulf %p, %q : f32
+      %scaled = arith.mulf %mul, %scale : f32
+      %add = arith.addf %o, %scaled : f32
+      linalg.yield %add : f32
+    } -> tensor<5xf32>
+    scf.yield %xw : tensor<5xf32>
+  }
+  func.return %r : tensor<5xf32>
+}
