@@ -14,11 +14,13 @@ close that gap. This pass recognizes the ops by their structure, never by a name
   -> `func.call @tsjit.conv2d_f32(%x, %w, %out, sh, sw, dh, dw)`.
 
 The kernels accumulate into `%out` (which holds zeros or a bias), so the call replaces the op
-one for one. An nn matmul inside `scf.for` / `scf.while` loops that do not write its right
-operand (an RNN's weights) gets that operand transposed once, by a `linalg.generic` copy in
-front of the outermost such loop, and runs the nt kernel inside (the nn kernel would transpose
-it on every call). A loop writes an operand when it may write its storage: the allocation or
-global it views; function arguments may be one another's storage; anything else may be any.
+one for one. A matmul inside `scf.for` / `scf.while` loops that do not write its right
+operand (an RNN's weights) gets that operand packed once, in front of the outermost such
+loop, into the column panels the kernels copy it to on every call (`func.call
+@tsjit.pack_nn_f32(%b, %packed)` / `pack_nt`, `%packed` a `memref<?xf32>` of k times n
+rounded up to `GEMM_COLS` elements), and runs `@tsjit.matmul_packed_f32(%a, %packed, %out)`
+inside. A loop writes an operand when it may write its storage: the allocation or global it
+views; function arguments may be one another's storage; anything else may be any.
 
 Operands are cast to fully dynamic memref types, so one declaration per kernel and element
 type serves every shape: `func.func private @tsjit.matmul_nt_f32(memref<?x?xf32>,
@@ -39,7 +41,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AffineMapAttr,
     Float32Type,
     Float64Type,
     IndexType,
@@ -48,9 +49,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -250,60 +251,64 @@ class ConvertContractionToLibraryCall(RewritePattern):
         call = match_matmul(op) or match_conv2d(op)
         if call is None:
             return
-        if call.kernel == "matmul_nn":
-            call = transpose_invariant_operand(op, call)
-        symbol, types = declaration_symbol(op, call)
-        operands: list[SSAValue] = []
-        for value, type_ in zip(call.buffers, types):
-            if value.type != type_:
-                cast = memref.CastOp.get(value, type_)
-                rewriter.insert(cast)
-                value = cast.dest
-            operands.append(value)
-        for index in call.indices:
-            constant = arith.ConstantOp(IntegerAttr(index, IndexType()))
-            rewriter.insert(constant)
-            operands.append(constant.result)
-        rewriter.replace(op, func.CallOp(symbol, operands, []))
+        if call.kernel in ("matmul_nn", "matmul_nt"):
+            call = pack_invariant_operand(op, call)
+        rewriter.replace(op, library_call(op, call, InsertPoint.before(op)))
+
+
+def library_call(at: Operation, call: LibraryCall, where: InsertPoint) -> func.CallOp:
+    """The `func.call` of `call`'s kernel, its operand casts and index constants inserted at
+    `where` (the call itself is not inserted)."""
+    symbol, types = declaration_symbol(at, call)
+    operands: list[SSAValue] = []
+    for value, type_ in zip(call.buffers, types):
+        if value.type != type_:
+            cast = memref.CastOp.get(value, type_)
+            Rewriter.insert_op(cast, where)
+            value = cast.dest
+        operands.append(value)
+    for index in call.indices:
+        constant = arith.ConstantOp(IntegerAttr(index, IndexType()))
+        Rewriter.insert_op(constant, where)
+        operands.append(constant.result)
+    return func.CallOp(symbol, operands, [])
 
 
 # ---- loop-invariant right operands ----
 
 
-def transpose_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
-    """`a @ b` inside loops that do not write `b`: `bt = b.T` once in front of the outermost
-    such loop, and `matmul_nt(a, bt)` in place of `matmul_nn(a, b)`; else `call` as it is."""
+def pack_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
+    """`a @ b` (`a @ bt.T`) inside loops that do not write `b` (`bt`): its column panels are
+    packed once in front of the outermost such loop (`pack_nn(b, packed)` / `pack_nt(bt,
+    packed)`, `packed` of k times n rounded up to `GEMM_COLS` elements), and the loop runs
+    `matmul_packed(a, packed, out)`; else `call` as it is."""
+    from lowering.python_target.gemm_tile import GEMM_COLS  # the package imports this module
+
     a, b, out = call.buffers
     loop = outermost_invariant_loop(op, b)
     if loop is None:
         return call
+    before = InsertPoint.before(loop)
     b_type = b.type
     assert isinstance(b_type, MemRefType)
-    rows, cols = b_type.get_shape()
-    before = InsertPoint.before(loop)
     sizes = []
-    for dim, size in ((1, cols), (0, rows)):
-        if size == DYNAMIC_INDEX:
-            index = arith.ConstantOp(IntegerAttr(dim, IndexType()))
-            dim_op = memref.DimOp(b, index)
-            Rewriter.insert_op([index, dim_op], before)
-            sizes.append(dim_op.result)
+    for dim in range(2):
+        index = arith.ConstantOp(IntegerAttr(dim, IndexType()))
+        dim_op = memref.DimOp(b, index)
+        Rewriter.insert_op([index, dim_op], before)
+        sizes.append(dim_op.result)
+    k_size, n = sizes if call.kernel == "matmul_nn" else sizes[::-1]
+    cols = arith.ConstantOp(IntegerAttr(GEMM_COLS, IndexType()))
+    panels = arith.CeilDivSIOp(n, cols.result)
+    width = arith.MuliOp(panels.result, cols.result)
+    size = arith.MuliOp(width.result, k_size)
     element = b_type.get_element_type()
-    bt = memref.AllocOp(sizes, (), MemRefType(element, [cols, rows]))
-    Rewriter.insert_op([bt, transpose_copy(b, bt.memref)], before)
-    return LibraryCall("matmul_nt", (a, bt.memref, out))
-
-
-def transpose_copy(source: SSAValue, dest: SSAValue) -> GenericOp:
-    """`dest[i, j] = source[j, i]` as a parallel `linalg.generic`."""
-    element = source.type.get_element_type()  # type: ignore[union-attr]
-    body = Block(arg_types=[element, element])
-    body.add_op(YieldOp(body.args[0]))
-    maps = [AffineMap.from_callable(lambda i, j: (j, i)), AffineMap.identity(2)]
-    parallel = IteratorTypeAttr(IteratorType.PARALLEL)
-    return GenericOp(
-        [source], [dest], Region(body), [AffineMapAttr(m) for m in maps], [parallel, parallel]
-    )
+    packed = memref.AllocOp([size.result], (), MemRefType(element, [DYNAMIC_INDEX]))
+    Rewriter.insert_op([cols, panels, width, size, packed], before)
+    kind = "pack_nn" if call.kernel == "matmul_nn" else "pack_nt"
+    pack = LibraryCall(kind, (b, packed.memref))
+    Rewriter.insert_op(library_call(op, pack, before), before)
+    return LibraryCall("matmul_packed", (a, packed.memref, out))
 
 
 def outermost_invariant_loop(op: Operation, buffer: SSAValue) -> Operation | None:

@@ -37,12 +37,12 @@ PARALLEL_CHUNKS = 16
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_pack_panels(b, transposed, lo, hi):
-    """Column panels lo..hi of b (of b.T when transposed) as [hi - lo, k, GEMM_COLS], zero
-    past n: b's rows are read whole, b.T by 64-byte blocks transposed in registers."""
+def tsjit_pack_panels(b, transposed, lo, hi, panels):
+    """Column panels lo..hi of b (of b.T when transposed) into panels[:hi - lo] ([_, k,
+    GEMM_COLS]), zero past n: b's rows are read whole, b.T by 64-byte blocks transposed in
+    registers."""
     never_inline()
     k_size, n = (b.shape[1], b.shape[0]) if transposed else (b.shape[0], b.shape[1])
-    panels = np.empty((hi - lo, k_size, GEMM_COLS), dtype=b.dtype)
     if not transposed:
         for k in range(k_size):
             row = b[k]
@@ -54,7 +54,7 @@ def tsjit_pack_panels(b, transposed, lo, hi):
                     target[q] = row[j + q]
                 for q in range(width, GEMM_COLS):
                     target[q] = 0
-        return panels
+        return
     lanes, ld = 64 // b.itemsize, b.strides[0] // b.itemsize
     for p in range(lo, hi):
         j = p * GEMM_COLS
@@ -69,22 +69,29 @@ def tsjit_pack_panels(b, transposed, lo, hi):
         for k in range(k_size):
             for q in range(GEMM_COLS):
                 panels[p - lo, k, q] = b[j + q, k] if q < width else 0
-    return panels
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
     """Column panels lo..hi of c += a @ b (a @ b.T when transposed); c[i, j:j + 1] contiguous."""
     never_inline()
+    panels = np.empty((hi - lo, a.shape[1], GEMM_COLS), dtype=b.dtype)
+    tsjit_pack_panels(b, transposed, lo, hi, panels)
+    tsjit_gemm_panels(lo, hi, a, panels, lo, c)
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_gemm_panels(lo, hi, a, panels, first, c):
+    """Column panels lo..hi of c += a @ (the panels' columns); panels[p - first] holds panel p."""
+    never_inline()
     m, k_size = a.shape
     n = c.shape[1]
-    panels = tsjit_pack_panels(b, transposed, lo, hi)
     koff = np.arange(k_size) * GEMM_COLS
     s_ldr, s_ldk = a.strides[0] // a.itemsize, a.strides[1] // a.itemsize
     ldc = c.strides[0] // c.itemsize
     for p in range(lo, hi):
         j = p * GEMM_COLS
-        v_at = (p - lo) * k_size * GEMM_COLS
+        v_at = (p - first) * k_size * GEMM_COLS
         cols = min(GEMM_COLS, n - j)
         for i in range(0, m, GEMM_ROWS):
             rows = min(GEMM_ROWS, m - i)
@@ -195,6 +202,54 @@ def {name}(a, b, c):
         c[...] = work
 '''
 
+PACK = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}(b, packed):
+    """packed = the column panels of {operand} for matmul_packed (size: k times n rounded up to
+    GEMM_COLS); serial in every variant (it runs once, in front of a loop)."""
+    k_size, n = {sizes}
+    panels = (n + GEMM_COLS - 1) // GEMM_COLS
+    tsjit_pack_panels(b, {transposed}, 0, panels, packed.reshape((panels, k_size, GEMM_COLS)))
+'''
+
+PACK_ROWS = '''def {name}(b, packed):
+    """packed = the column panels of {operand} (see the numba variants)."""
+    {name}_serial(b, packed)
+'''
+
+MATMUL_PACKED = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}(a, packed, c):
+    """c += a @ b, b as packed by pack_nn / pack_nt, in chunks of column panels, in {loop}."""
+    work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
+    blocks = packed.reshape((panels, a.shape[1], GEMM_COLS))
+    chunks = max(1, min({threads}, panels))
+    for t in {loop}(chunks):
+        tsjit_gemm_panels(t * panels // chunks, (t + 1) * panels // chunks, a, blocks, 0, work)
+    if c.strides[1] != c.itemsize:  # loops: a slice assignment costs seconds of compile time
+        for i in range(c.shape[0]):
+            for j in range(c.shape[1]):
+                c[i, j] = work[i, j]
+'''
+
+MATMUL_PACKED_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_rows(lo, hi, a, packed, c):
+    """Column panels lo..hi of c += a @ b, b as packed by pack_nn / pack_nt."""
+    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
+    tsjit_gemm_panels(lo, hi, a, packed.reshape((panels, a.shape[1], GEMM_COLS)), 0, c)
+
+
+def {name}(a, packed, c):
+    """c += a @ b (b packed) in panels of GEMM_COLS columns, on threads for large arrays."""
+    work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
+    if a.size + packed.size + c.size >= CHUNK_GRAIN and panels > 1:
+        run_in_chunks({name}_rows, 0, panels, (a, packed, work))
+    else:
+        {name}_rows(0, panels, a, packed, work)
+    if work is not c:
+        c[...] = work
+'''
+
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(x, w, out, sh, sw, dh, dw):
     """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v],
@@ -255,11 +310,17 @@ class Kernel:
 
 NT = (("product", "a @ b.T"), ("transposed", "True"))
 NN = (("product", "a @ b"), ("transposed", "False"))
+PACK_NN = (("operand", "b [k, n]"), ("sizes", "b.shape[0], b.shape[1]"), ("transposed", "False"))
+PACK_NT = (("operand", "b.T (b: [n, k])"), ("sizes", "b.shape[1], b.shape[0]"))
+PACK_NT += (("transposed", "True"),)
 
 LIBRARY_KERNELS: dict[str, Kernel] = {
     "matmul_nt": Kernel(MATMUL, MATMUL_ROWS, NT),
     "matmul_nn": Kernel(MATMUL, MATMUL_ROWS, NN),
     "conv2d": Kernel(CONV2D, CONV2D_ROWS),
+    "pack_nn": Kernel(PACK, PACK_ROWS, PACK_NN),
+    "pack_nt": Kernel(PACK, PACK_ROWS, PACK_NT),
+    "matmul_packed": Kernel(MATMUL_PACKED, MATMUL_PACKED_ROWS),
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 

@@ -1,5 +1,5 @@
-"""An RNN's weights, multiplied from the right inside a scripted loop, are transposed once in
-front of it (`convert-linalg-to-library-calls`): same results as PyTorch."""
+"""An RNN's weights, multiplied from the right inside a scripted loop, are packed once in front
+of it (`convert-linalg-to-library-calls`): same results as PyTorch."""
 
 from __future__ import annotations
 
@@ -27,9 +27,10 @@ def test_rnn_weights_transposed_once_match_torch() -> None:
     actual = np.asarray(program(x, h, w, u))
     expected = rnn(*(torch.from_numpy(a) for a in (x, h, w, u))).numpy()
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
-    assert "tsjit_matmul_nt_f32" in program.code
+    assert "tsjit_pack_nn_f32" in program.code
+    assert "tsjit_matmul_packed_f32" in program.code
     # x[t] @ w runs once for all steps in front of the loop (linalg-hoist-row-contractions);
-    # h @ u runs in it on the transposed u: no nn kernel (a transpose per call) in the loop
+    # h @ u runs in it on the packed u: no nn kernel (a packing per call) in the loop
     assert nn_calls_in_loops(program.ir("loops")) == 0
     assert "tsjit.matmul_nn_f32" in program.ir("loops")
 

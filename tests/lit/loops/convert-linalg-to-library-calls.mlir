@@ -83,16 +83,21 @@ func.func @conv2d$strided(%x: memref<?x3x?x?xf64>, %w: memref<8x3x3x3xf64>, %out
 }
 
 // An nn matmul in a loop that does not write its right operand (an RNN's weights): the
-// operand is transposed once, by a parallel copy in front of the loop, and the loop runs the
-// nt kernel. (The loop writes only its own allocations, as lowered programs do.)
+// operand is packed once, in front of the loop, into column panels of 48 (GEMM_COLS) columns,
+// and the loop runs the packed kernel. (The loop writes only its own allocations, as lowered
+// programs do.)
 // CHECK-LABEL: func.func @rnn$invariant_weights
-// CHECK:         %[[N:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
 // CHECK:         %[[K:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
-// CHECK-NEXT:    %[[WT:.*]] = memref.alloc(%[[N]], %[[K]]) : memref<?x?xf32>
-// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : memref<?x?xf32>) outs(%[[WT]] : memref<?x?xf32>)
+// CHECK:         %[[N:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
+// CHECK-NEXT:    %[[COLS:.*]] = arith.constant 48 : index
+// CHECK-NEXT:    %[[PANELS:.*]] = arith.ceildivsi %[[N]], %[[COLS]] : index
+// CHECK-NEXT:    %[[WIDTH:.*]] = arith.muli %[[PANELS]], %[[COLS]] : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[WIDTH]], %[[K]] : index
+// CHECK-NEXT:    %[[PACKED:.*]] = memref.alloc(%[[SIZE]]) : memref<?xf32>
+// CHECK-NEXT:    func.call @tsjit.pack_nn_f32(%w, %[[PACKED]]) : (memref<?x?xf32>, memref<?xf32>) -> ()
 // CHECK:         scf.for
 // CHECK-NOT:       linalg.generic
-// CHECK:           func.call @tsjit.matmul_nt_f32(%h, %[[WT]], %out)
+// CHECK:           func.call @tsjit.matmul_packed_f32(%h, %[[PACKED]], %out)
 func.func @rnn$invariant_weights(%h: memref<?x?xf32>, %w: memref<?x?xf32>, %n: index) {
   %out = memref.alloc(%n, %n) : memref<?x?xf32>
   %c0 = arith.constant 0 : index
@@ -130,17 +135,14 @@ func.func @rnn$written_weights(%h: memref<?x?xf32>, %w: memref<?x?xf32>, %out: m
   func.return
 }
 
-// A static right operand: a static transposed buffer. Two loops: it goes in front of the outer.
+// A static right operand, two loops: the packing goes in front of the outer.
 // CHECK-LABEL: func.func @rnn$static_nested
-// CHECK:         %[[WT:.*]] = memref.alloc() : memref<64x32xf32>
-// CHECK-NEXT:    linalg.generic
-// CHECK-NEXT:    ^bb0
-// CHECK-NEXT:      linalg.yield
-// CHECK-NEXT:    }
+// CHECK:         %[[PACKED:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK-NEXT:    %[[W:.*]] = "memref.cast"(%w) : (memref<32x64xf32>) -> memref<?x?xf32>
+// CHECK-NEXT:    func.call @tsjit.pack_nn_f32(%[[W]], %[[PACKED]])
 // CHECK-NEXT:    scf.for
 // CHECK:           scf.for
-// CHECK:             %[[C:.*]] = "memref.cast"(%[[WT]]) : (memref<64x32xf32>) -> memref<?x?xf32>
-// CHECK-NEXT:        func.call @tsjit.matmul_nt_f32(%h, %[[C]], %out)
+// CHECK-NEXT:        func.call @tsjit.matmul_packed_f32(%h, %[[PACKED]], %out)
 func.func @rnn$static_nested(%h: memref<?x?xf32>, %w: memref<32x64xf32>, %n: index) {
   %out = memref.alloc(%n, %n) : memref<?x?xf32>
   %c0 = arith.constant 0 : index
