@@ -1,0 +1,127 @@
+"""The library kernels (`lowering/python_target/library_kernels.py`) against float64 numpy:
+tile edges (rows past a multiple of 8, columns past a multiple of 48 / 32), strided views,
+packed right operands, and the conv's in-place and copied-window paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import StringAttr
+
+from lowering.jit import load_module
+from lowering.linalg_to_library_calls import LIBRARY_ATTR
+from lowering.python_target.gemm_tile import GEMM_COLS
+from lowering.python_target.shared_modules import library_module
+
+
+class Kernels:
+    """The kernels' dispatchers, each from the shared module a program calling it imports
+    (so a test session compiles each once, for these tests and the e2e ones)."""
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        kind, dtype = name.removeprefix("tsjit_").rsplit("_", 1)
+        declaration = func.FuncOp.external(f"tsjit.{kind}_{dtype}", [], [])
+        declaration.attributes[LIBRARY_ATTR] = StringAttr(kind)
+        shared = library_module(declaration, (name, f"{name}_parallel", f"{name}_serial"))
+        return getattr(load_module(shared.source), name)
+
+
+@pytest.fixture(scope="module")
+def kernels() -> Kernels:
+    return Kernels()
+
+
+def close(actual: np.ndarray, expected: np.ndarray) -> None:
+    tolerance = 1e-5 if actual.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(actual, expected, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize(("m", "k", "n"), [(13, 70, 100), (1, 3, 1), (0, 4, 5), (3, 0, 4)])
+def test_matmul_nn_and_nt_add_to_the_output(kernels: Kernels, m: int, k: int, n: int) -> None:
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((m, k), dtype=np.float32), rng.standard_normal((k, n), np.float32)
+    bias = rng.standard_normal((m, n), dtype=np.float32)
+    expected = bias + a.astype(np.float64) @ b
+    c = bias.copy()
+    kernels.tsjit_matmul_nn_f32(a, b, c)
+    close(c, expected)
+    c = bias.copy()
+    kernels.tsjit_matmul_nt_f32(a, np.ascontiguousarray(b.T), c)
+    close(c, expected)
+
+
+def test_matmul_of_strided_views(kernels: Kernels) -> None:
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((20, 60), dtype=np.float32)[:, ::2]
+    b = rng.standard_normal((60, 150), dtype=np.float32)[::2, 1::3]
+    c = np.zeros((20, 200), dtype=np.float32)[:, ::4]
+    kernels.tsjit_matmul_nn_f32(a, b, c)
+    close(c, a.astype(np.float64) @ b)
+    c[...] = 0
+    kernels.tsjit_matmul_nt_f32(a, b.T, c)
+    close(c, a.astype(np.float64) @ b)
+
+
+def test_float64_matmul(kernels: Kernels) -> None:
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((9, 17)), rng.standard_normal((17, 50))
+    c = np.ones((9, 50))
+    kernels.tsjit_matmul_nn_f64(a, b, c)
+    close(c, 1 + a @ b)
+
+
+@pytest.mark.parametrize("n", [100, 48, 5])
+def test_packed_right_operand(kernels: Kernels, n: int) -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((11, 40), dtype=np.float32), rng.standard_normal((40, n), np.float32)
+    size = -(-n // GEMM_COLS) * GEMM_COLS * 40
+    packed, packed_t = np.empty(size, np.float32), np.empty(size, np.float32)
+    kernels.tsjit_pack_nn_f32(b, packed)
+    kernels.tsjit_pack_nt_f32(np.ascontiguousarray(b.T), packed_t)
+    np.testing.assert_array_equal(packed, packed_t)
+    c = np.ones((11, n), dtype=np.float32)
+    kernels.tsjit_matmul_packed_f32(a, packed, c)
+    close(c, 1 + a.astype(np.float64) @ b)
+
+
+def conv_reference(x, w, stride, dilation):  # type: ignore[no-untyped-def]
+    """Direct float64 convolution (no padding)."""
+    (sh, sw), (dh, dw) = stride, dilation
+    batch, _, height, width = x.shape
+    out_channels, _, kh, kw = w.shape
+    oh, ow = (height - dh * (kh - 1) - 1) // sh + 1, (width - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((batch, out_channels, oh, ow))
+    for u in range(kh):
+        for v in range(kw):
+            window = x[:, :, u * dh : u * dh + sh * oh : sh, v * dw : v * dw + sw * ow : sw]
+            out += np.einsum("bcyz,oc->boyz", window.astype(np.float64), w[:, :, u, v])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "w_shape", "stride", "dilation"),
+    [
+        ((2, 3, 9, 40), (9, 3, 3, 3), (1, 1), (1, 1)),  # in place; 9 rows, 38 columns
+        ((1, 2, 10, 12), (4, 2, 2, 3), (2, 1), (2, 1)),  # row stride and dilation: in place
+        ((2, 2, 9, 13), (5, 2, 3, 2), (1, 2), (1, 2)),  # column stride: copied windows
+    ],
+)
+def test_conv2d(kernels: Kernels, x_shape, w_shape, stride, dilation) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(x_shape, dtype=np.float32)
+    w = rng.standard_normal(w_shape, dtype=np.float32)
+    expected = conv_reference(x, w, stride, dilation) + 1
+    out = np.ones(expected.shape, dtype=np.float32)
+    kernels.tsjit_conv2d_f32(x, w, out, *stride, *dilation)
+    close(out, expected)
+
+
+def test_conv2d_of_strided_views(kernels: Kernels) -> None:
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 8, 20), dtype=np.float32)[:, :, :, ::2]
+    w = rng.standard_normal((4, 3, 3, 3), dtype=np.float32)
+    expected = conv_reference(x, w, (1, 1), (1, 1))
+    out = np.zeros((2, 4, 6, 16), dtype=np.float32)[..., ::2]
+    kernels.tsjit_conv2d_f32(x, w, out, 1, 1, 1, 1)
+    close(out, expected)
