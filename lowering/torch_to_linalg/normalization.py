@@ -26,6 +26,7 @@ from dialects.torch.ops.normalization import (
 )
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.math_polynomials import NONPOSITIVE_ARGUMENT
+from lowering.torch_to_linalg.ordered_keys import has_keys, max_unless_nan
 from lowering.torch_to_linalg.reduction import (
     fold,
     mean_over,
@@ -70,7 +71,11 @@ class ConvertSoftmaxOp(RewritePattern):
         def largest(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
             return [b.maximum(args[1], b.cast(args[0], element))]
 
-        (top,) = fold(rewriter, [x], [identity], [dim], True, [(element, float("-inf"))], largest)
+        if has_keys(element):  # an integer max, which vectorizes (see ordered_keys)
+            top = max_unless_nan(rewriter, x, dim, element)
+        else:
+            inits = [(element, float("-inf"))]
+            (top,) = fold(rewriter, [x], [identity], [dim], True, inits, largest)
         if op.LOG:
             out = _log_softmax(rewriter, x, top, dim, result_type)
         else:

@@ -1,15 +1,21 @@
 // RUN: xdsl-opt %s -p convert-torch-to-linalg | filecheck %s
 // Normalization ops lower to a few generics: reductions into keepdim tensors, then elementwise.
 
-// Softmax: the max along dim (fill -inf); one generic that yields exp(x - max) per element
-// (its output map uses the reduced dim; the exp is marked: its argument is <= 0 or NaN)
-// and adds it to the sum; then the division writes over
+// Softmax: the row max is an integer max of order-preserving keys (bits ^ ((bits >> 31) &
+// 0x7fffffff), from the key of -inf), turned back into floats by a small generic; one
+// generic yields exp(x - max) per element (its output map uses the reduced dim; the exp is
+// marked: its argument is <= 0 or NaN) and adds it to the sum; then the division writes over
 // the exponentials (its init). Sums keep the dim as size 1 and are read back through (d0, 0).
 // CHECK-LABEL: func.func @torch.aten.softmax.int
-// CHECK: arith.constant 0xff800000 : f32
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
-// CHECK: arith.maximumf
-// CHECK: %[[EXPS:.*]], %[[SUMS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.constant -2139095041 : i32
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x5xf32>) outs(%{{.*}} : tensor<?x1xi32>)
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.xori
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpi sgt
+// CHECK-NEXT: arith.select %[[GT]]
+// CHECK: %[[TOP:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<?x1xi32>) outs(%{{.*}} : tensor<?x1xf32>)
+// CHECK: arith.bitcast %{{.*}} : i32 to f32
+// CHECK: %[[EXPS:.*]], %[[SUMS:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %[[TOP]] :
 // CHECK: %[[E:.*]] = math.exp %{{.*}} {tsjit.nonpositive_argument} : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[E]]
 // CHECK-NEXT: linalg.yield %[[E]], %[[S]]
