@@ -18,6 +18,7 @@ import math
 import numba
 import numpy as np
 from numba import prange
+from llvmlite import ir as llvmlite_ir
 from numba.extending import intrinsic
 
 from lowering.python_target import numba_fixes
@@ -71,17 +72,40 @@ def reorderable_{name}(typingctx, acc, value):
     return acc(acc, value), codegen
 '''
 
+# A max or min fold (`scf-vectorize-reductions`) as the LLVM intrinsic of its semantics, which
+# LLVM vectorizes as a reduction (a compare-and-select chain does not).
+EXTREMUM_HELPER = '''@intrinsic
+def reorderable_{name}(typingctx, acc, value):
+    """`llvm.{name}` of acc and value, a reduction's fold that LLVM may vectorize."""
+
+    def codegen(context, builder, signature, args):
+        function_type = llvmlite_ir.FunctionType(args[0].type, [args[0].type, args[1].type])
+        intrinsic = builder.module.declare_intrinsic("llvm.{name}", [args[0].type], function_type)
+        return builder.call(intrinsic, args)
+
+    return acc(acc, value), codegen
+'''
+
+REORDERABLE = {
+    arith.AddfOp: "reorderable_add", arith.MulfOp: "reorderable_mul",
+    arith.MaximumfOp: "reorderable_maximum", arith.MinimumfOp: "reorderable_minimum",
+    arith.MaxnumfOp: "reorderable_maxnum", arith.MinnumfOp: "reorderable_minnum",
+}  # fmt: skip
 HELPERS = {
     "bitcast": BITCAST_HELPER,
     "reorderable_add": REORDERABLE_HELPER.format(name="add", symbol="+", op="fadd"),
     "reorderable_mul": REORDERABLE_HELPER.format(name="mul", symbol="*", op="fmul"),
+    **{
+        name: EXTREMUM_HELPER.format(name=name.removeprefix("reorderable_"))
+        for op, name in REORDERABLE.items()
+        if op not in (arith.AddfOp, arith.MulfOp)
+    },
 }
-REORDERABLE = {arith.AddfOp: "reorderable_add", arith.MulfOp: "reorderable_mul"}
 
 DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
 # The generated module's own names (`tsjit_matmul_nt_panel`: the library kernels' helper).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
-GLOBALS |= {"numba_fixes", "ENTRY_POINTS"}
+GLOBALS |= {"numba_fixes", "ENTRY_POINTS", "llvmlite_ir"}
 GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_im2col_rows", "run_in_chunks", "CHUNK_GRAIN"}
 
 # ---- op tables ----
@@ -215,9 +239,13 @@ def helper_of(op: Operation, plain: bool) -> str | None:
     """The helper (a key of HELPERS) the op's expression calls, if any; none in plain Python."""
     if isinstance(op, arith.BitcastOp):
         return "bitcast"
-    if type(op) in REORDERABLE and not plain and is_reorderable(op):
+    if type(op) in REORDERABLE and not plain and is_reorderable(op) and is_f32_or_f64(op):
         return REORDERABLE[type(op)]
     return None
+
+
+def is_f32_or_f64(op: Operation) -> bool:
+    return isinstance(op.results[0].type, builtin.Float32Type | builtin.Float64Type)
 
 
 def is_reorderable(op: Operation) -> bool:
