@@ -56,6 +56,11 @@ def check_conv(x: tuple[int, ...], w: tuple[int, ...], bias: Any, groups: int) -
             f"but got weight of size [{list(w)}] instead"
         )
     channels = x[-3]
+    if channels == 0 or w[1] == 0:  # PyTorch then gives an empty result of 0 channels, not
+        raise ShapeError(  # the zeros of the empty sum: a shape rule of its own
+            "conv2d of an input with 0 channels is not supported (PyTorch gives an empty "
+            "result of 0 channels)"
+        )
     if DYN not in (channels, w[1]) and channels != w[1] * groups:
         raise ShapeError(
             f"Given groups={groups}, weight of size {list(w)}, expected input{list(x)} to have "

@@ -37,6 +37,7 @@ ARGS = {
     "std_correction_from_argument": (F32, 1),
     "std_overloads_correction_from_argument": (F32, 0),
     "std_twice_one_correction_from_argument": (F32, 0),
+    "conv2d_of_no_channels": (np.ones((1, 1, 1, 1), np.float32),),  # seed-4 program 1317
 }
 
 
@@ -192,3 +193,9 @@ def std_twice_one_correction_from_argument(x, n: int):
     """error: `correction` must be a constant"""
     y = torch.std(x, None, correction=0, keepdim=True)
     return y + torch.std(x, None, correction=n)  # <-- col 15
+
+
+def conv2d_of_no_channels(x0):
+    """error: conv2d of an input with 0 channels is not supported"""
+    v1 = x0[:, 1::2, :]
+    return torch.nn.functional.conv2d(v1, v1, None, 1, "same")  # <-- col 11
