@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import lowering  # noqa: F401  (first: it sets numba's vector width before numba loads)
-
 # Load the `frontend.script` submodule before defining the `script` function below: the
 # import machinery binds a submodule as an attribute of its package when it first loads.
 from frontend import ops

@@ -8,10 +8,6 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
 
-from lowering.numba_vectors import prefer_full_vectors
-
-prefer_full_vectors()  # before anything imports numba
-
 PASSES: dict[str, str] = {
     "torch-inline": "lowering.torch_inline:TorchInlinePass",
     "torch-refine-types": "lowering.torch_refine_types:TorchRefineTypesPass",

@@ -129,6 +129,8 @@ class FunctionEmitter:
         if self.plain:  # numpy scalars then behave as in numba: inf or nan, no warning
             self.line('with np.errstate(all="ignore"):')
             self.depth += 1
+        else:
+            self.line("wide_vectors()")
         for arg, name in zip(block.args, args):
             if not isinstance(arg.type, MemRefType | IndexType) and arg.type != IntegerType(1):
                 self.line(f"{name} = {dtype_of(arg.type)}({name})")
@@ -257,6 +259,10 @@ class FunctionEmitter:
             if self.chunked and dim == 0 and self.parallel_depth == 0 and self.chunk_range is None:
                 self.chunk_range, (lb, ub) = (lb, ub), self.chunk_names
             self.line(f"for {self.define(iv)} in {loop}({loop_bounds(lb, ub, step)}):")
+            if is_prange:  # numba compiles a prange body as a function of its own
+                self.depth += 1
+                self.line("wide_vectors()")
+                self.depth -= 1
         self.parallel_depth += 1
         self.emit_region_body(block, reduced)
         self.parallel_depth -= 1

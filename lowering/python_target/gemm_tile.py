@@ -29,8 +29,9 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from lowering.python_target.wide_vectors import mark_wide
+
 VECTOR_BYTES = 64
-WIDE_VECTOR_ATTRIBUTES = ('"min-legal-vector-width"="512"', '"prefer-vector-width"="512"')
 
 I1 = ir.IntType(1)
 I32 = ir.IntType(32)
@@ -124,8 +125,7 @@ ACCUMULATORS = 24
 
 
 def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> None:  # type: ignore[no-untyped-def]
-    for attribute in WIDE_VECTOR_ATTRIBUTES:
-        set.add(builder.function.attributes, attribute)
+    mark_wide(builder.function)
     args = [
         context.cast(builder, value, type_, types.int64)
         if isinstance(type_, types.Integer)
@@ -208,8 +208,7 @@ def transpose_block(typingctx, src, s_at, s_ld, dst, d_at, d_ld, rows, cols):  #
     signature = types.none(src, s_at, s_ld, dst, d_at, d_ld, rows, cols)
 
     def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-        for attribute in WIDE_VECTOR_ATTRIBUTES:
-            set.add(builder.function.attributes, attribute)
+        mark_wide(builder.function)
         args = [
             context.cast(builder, value, type_, types.int64)
             if isinstance(type_, types.Integer)

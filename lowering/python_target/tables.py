@@ -22,6 +22,7 @@ from llvmlite import ir as llvmlite_ir
 from numba.extending import intrinsic
 
 from lowering.python_target import numba_fixes
+from lowering.python_target.wide_vectors import wide_vectors
 
 numba_fixes.apply()  # before anything below compiles: numba bugs that give wrong results
 
@@ -105,7 +106,7 @@ HELPERS = {
 DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
 # The generated module's own names (`tsjit_matmul_nt_panel`: the library kernels' helper).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
-GLOBALS |= {"numba_fixes", "ENTRY_POINTS", "llvmlite_ir"}
+GLOBALS |= {"numba_fixes", "ENTRY_POINTS", "llvmlite_ir", "wide_vectors"}
 GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_im2col_rows", "run_in_chunks", "CHUNK_GRAIN"}
 
 # ---- op tables ----

@@ -30,6 +30,7 @@
 // PY:          from lowering.thread_chunks import CHUNK_GRAIN, run_in_chunks
 // PY:          @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // PY-NEXT:     def kernel_rows(lo, hi, v0, v1, v2):
+// PY-NEXT:         wide_vectors()
 // PY-NEXT:         for v3 in range(lo, hi):
 // PY:          def kernel(v0, v1, v2):
 // PY:              if v1.size + v2.size >= CHUNK_GRAIN and v0 > 1:

@@ -7,6 +7,7 @@
 
 // Constants are inlined in their exact dtype, so float32 never widens to float64.
 // CHECK-LABEL: def constants(out32, out64, outi):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      out32[0] = np.float32(2.5)
 // CHECK-NEXT:      out32[1] = np.float32(np.nan)
 // CHECK-NEXT:      out32[2] = np.float32(np.inf)
@@ -70,6 +71,7 @@ func.func @predicates(%a: f32, %b: f32) -> (f32, i1, i1, i1, i1, i1) {
 // numba widens i32 arithmetic to int64: results are cast back. divsi / remsi truncate
 // toward zero, floordivsi floors (Python's //), ceildivsi rounds up.
 // CHECK-LABEL: def integers(x, y):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      x = np.int32(x)
 // CHECK-NEXT:      y = np.int32(y)
 // CHECK-NEXT:      add = np.int32(x + y)

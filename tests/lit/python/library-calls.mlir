@@ -23,8 +23,10 @@
 // CHECK:       # ==== main module ====
 // CHECK:       from tsjit_[[LIB]] import tsjit_matmul_nt_f32, tsjit_matmul_nt_f32_parallel, tsjit_matmul_nt_f32_serial
 // CHECK:       def mm_parallel(x, w, out):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      tsjit_matmul_nt_f32_parallel(x, w, out)
 // CHECK:       def mm_serial(x, w, out):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      tsjit_matmul_nt_f32_serial(x, w, out)
 // CHECK:       def mm(x, w, out):
 // CHECK:           if x.size + w.size + out.size >= PARALLEL_GRAIN:

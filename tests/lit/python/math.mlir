@@ -3,6 +3,7 @@
 // MLIR's math ops map to Python's math module, which numba keeps in float32; floor/ceil
 // use numpy (math.floor returns an int).
 // CHECK-LABEL: def unary(x):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      x = np.float32(x)
 // CHECK-NEXT:      tanh = math.tanh(x)
 // CHECK-NEXT:      exp = math.exp(tanh)

@@ -4,6 +4,7 @@
 // memref.copy is a loop nest (numba compiles `dst[...] = src` 20x slower);
 // memref.cast is an alias and memref.dealloc emits nothing.
 // CHECK-LABEL: def buffers(x, s):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = x.shape[0]
 // CHECK-NEXT:      m = x.shape[1]
 // CHECK-NEXT:      a = np.empty((n, 4, m), dtype=np.float32)

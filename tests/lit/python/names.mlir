@@ -5,6 +5,7 @@
 // without a hint are v0, v1, ... Scalar arguments are cast to their declared type on entry
 // (a Python float passed for an f32 stays float32); index and i1 arguments are left alone.
 // CHECK-LABEL: def torch_aten_relu(x, range_v1, flag, n):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      x = np.float32(x)
 // CHECK-NEXT:      range_v1 = np.int64(range_v1)
 // CHECK-NEXT:      np_v1 = x + x
@@ -33,6 +34,7 @@ func.func @pair(%x: f32, %y: i64) -> (f32, i64) {
 }
 
 // CHECK-LABEL: def nothing():
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      return
 func.func @nothing() {
   func.return

@@ -9,13 +9,17 @@
 // CHECK:      FASTMATH = {"contract", "arcp", "nsz"}
 // CHECK:      PARALLEL_GRAIN = 16384
 
+// Every numba function, and every prange body (numba compiles it as a function of its own),
+// first asks for 512-bit vectors: `wide_vectors()` (lowering/python_target/wide_vectors.py).
 // The outer dim of a top-level scf.parallel is a prange, the inner dims are ranges. A
 // function with a prange also gets a serial twin, and a plain Python entry that picks one
 // by the number of elements in its array arguments.
 // CHECK-LABEL: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // CHECK-NEXT:  def scale_parallel(x, out):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = x.shape[0]
 // CHECK-NEXT:      for i in prange(n):
+// CHECK-NEXT:          wide_vectors()
 // CHECK-NEXT:          for j in range(4):
 // CHECK-NEXT:              v = x[i, j]
 // CHECK-NEXT:              w = v * np.float32(2.0)
@@ -23,6 +27,7 @@
 // CHECK-NEXT:      return
 // CHECK:       @numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 // CHECK-NEXT:  def scale_serial(x, out):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = x.shape[0]
 // CHECK-NEXT:      for i in range(n):
 // CHECK:       def scale(x, out):
@@ -49,6 +54,7 @@ func.func @scale(%x: memref<?x4xf32>, %out: memref<?x4xf32>) {
 // (prange has no step), and a nonzero lower bound is kept.
 // CHECK-LABEL: def nested_parallel(x):
 // CHECK:           for i in prange(1, n):
+// CHECK-NEXT:          wide_vectors()
 // CHECK-NEXT:          for j in range(0, n, 2):
 // CHECK-NEXT:              x[i, j] = np.float32(0.0)
 // CHECK:           for k in range(0, n, 2):
@@ -80,6 +86,7 @@ func.func @nested(%x: memref<?x?xf32>) {
 // A function without a prange is not marked parallel and has no variants.
 // CHECK-NOT:   total_parallel
 // CHECK-LABEL: def total(x):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = x.shape[0]
 // CHECK-NEXT:      sum = np.float32(0.0)
 // CHECK-NEXT:      for i in range(n):

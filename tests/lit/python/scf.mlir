@@ -3,6 +3,7 @@
 // iter_args are plain variables named after the loop result, updated by one tuple
 // assignment per iteration (so a swap is safe); the results are those variables.
 // CHECK-LABEL: def fib(n):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = np.int64(n)
 // CHECK-NEXT:      i = np.intp(n)
 // CHECK-NEXT:      a, b = np.int64(0), np.int64(1)
@@ -25,6 +26,7 @@ func.func @fib(%n: i64) -> i64 {
 
 // scf.if with results assigns them in both branches; without results there is no else.
 // CHECK-LABEL: def clamp(x, out):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      x = np.float32(x)
 // CHECK-NEXT:      neg = x < np.float32(0.0)
 // CHECK-NEXT:      if neg:
@@ -51,6 +53,7 @@ func.func @clamp(%x: f32, %out: memref<f32>) -> f32 {
 // scf.while is `while True:`: the before region computes the condition, the values passed
 // by scf.condition become the after region's arguments and, on exit, the results.
 // CHECK-LABEL: def halvings(n0):
+// CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n0 = np.int64(n0)
 // CHECK-NEXT:      n, k = n0, np.int64(0)
 // CHECK-NEXT:      while True:
