@@ -124,14 +124,19 @@ def tile_intrinsic(tile_rows: int, tile_cols: int):  # type: ignore[no-untyped-d
 ACCUMULATORS = 24
 
 
-def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> None:  # type: ignore[no-untyped-def]
-    mark_wide(builder.function)
-    args = [
+def int64_indices(context, builder, sig, args):  # type: ignore[no-untyped-def]
+    """The intrinsic's arguments with its integer ones widened to int64 (array values as is)."""
+    return [
         context.cast(builder, value, type_, types.int64)
         if isinstance(type_, types.Integer)
         else value
         for value, type_ in zip(args, sig.args)
     ]
+
+
+def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> None:  # type: ignore[no-untyped-def]
+    mark_wide(builder.function)
+    args = int64_indices(context, builder, sig, args)
     s_v, s_at_v, s_ldr_v, s_ldk_v, v_v, v_at_v, koff_v, k0_v, kc_v = args[:9]
     d_v, d_at_v, d_ld_v, rows_v, cols_v = args[9:]
     element, suffix = ELEMENTS[sig.args[0].dtype]
@@ -209,12 +214,7 @@ def transpose_block(typingctx, src, s_at, s_ld, dst, d_at, d_ld, rows, cols):  #
 
     def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
         mark_wide(builder.function)
-        args = [
-            context.cast(builder, value, type_, types.int64)
-            if isinstance(type_, types.Integer)
-            else value
-            for value, type_ in zip(args, sig.args)
-        ]
+        args = int64_indices(context, builder, sig, args)
         src_v, s_at_v, s_ld_v, dst_v, d_at_v, d_ld_v, rows_v, cols_v = args
         emit = _Emitter(builder, element, suffix, lanes)
         s_data = builder.gep(_data(context, builder, sig.args[0], src_v), [s_at_v])
