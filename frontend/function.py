@@ -21,7 +21,7 @@ from frontend.runtime import (
     to_array,
     to_caller_kind,
 )
-from frontend.shape_guard import ShapeGuard
+from frontend.shape_guard import ShapeGuard, exact_signature_text
 from frontend.trace_calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
@@ -51,6 +51,7 @@ class ScriptFunction:
             Argument(a.name_hint or f"arg{i}", a.type) for i, a in enumerate(entry.body.block.args)
         ]
         self._compiled: dict[Signature, CompiledCall] = {}
+        self._open_types: set[Signature] = set()  # signatures whose ranks depend on sizes
         self._shape_guard = ShapeGuard(self)  # calls the general code would get wrong
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
@@ -154,7 +155,7 @@ class ScriptFunction:
             return self._run(args, signature, values)
 
     def _run(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
-        compiled = self._compiled.get(signature) or self._compile(signature)
+        compiled = self._compiled.get(signature) or self._compile_general(signature, values)
         exact = self._shape_guard.check(signature, values)
         if exact is not None:  # the general code would be wrong for these shapes or ints
             compiled = exact.compiled()
@@ -170,6 +171,19 @@ class ScriptFunction:
             and self.backend == "compiled"
             and self.result_structure is None
         )
+
+    def _compile_general(self, signature: Signature, values: list[Any]) -> CompiledCall:
+        """The code for `signature`; where its types leave a rank open (`OpenTypeError`: it
+        depends on the sizes), the code for the call's exact shapes."""
+        from lowering.contracts import OpenTypeError
+
+        if signature not in self._open_types:
+            try:
+                return self._compile(signature)
+            except OpenTypeError:
+                self._open_types.add(signature)
+        exact = tuple(parse_signature(exact_signature_text(signature, values)))
+        return self._compiled.get(exact) or self._compile(exact)
 
     def _compile(self, signature: Signature) -> CompiledCall:
         from lowering.program_cache import compile_program, program_parts

@@ -185,6 +185,15 @@ INF_ROWS[1, 7] = np.nan
 INF_ROWS[2] = 1.0
 
 
+def rank_from_a_branch(x0):  # program 8362 of seed 4: the rank depends on len(v2)
+    _first, v2 = x0.split(3)
+    if len(v2) > 1:
+        v7 = torch.flatten(v2, -3, 2)
+    else:
+        v7 = torch.squeeze(v2)
+    return torch.ge(v7, 3)
+
+
 def reshape_in_a_loop(x0, n: int):  # program 2896 of seed 3: scf.for inits [1, 1], carried [?, ?]
     for _ in range(n):
         x0 = x0.reshape([n, -1])
@@ -256,6 +265,11 @@ CASES += [  # fixed: a plain Python host holds only calls, buffers and index ari
     ),
 ]
 
+CASES += [  # fixed: a rank left open by the general types compiles for the exact shapes
+    (rank_from_a_branch, (np.array([[[2, 2]], [[1, -4]], [[2, -5]], [[-2, 2]]], np.int64),)),
+    (rank_from_a_branch, (np.arange(12, dtype=np.int64).reshape(6, 1, 2),)),
+    (rank_from_a_branch, (np.arange(8, dtype=np.int64).reshape(4, 2, 1),)),
+]
 CASES += [  # fixed: no function-wide `reassoc` (only reductions' folds: scf-vectorize-reductions)
     (subtract_itself_twice, (np.array([[-np.inf, 1.0, np.nan]], np.float32),)),
     (sum_of_self_differences, (INF_ROWS,)),
