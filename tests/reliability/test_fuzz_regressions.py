@@ -194,6 +194,11 @@ def rank_from_a_branch(x0):  # program 8362 of seed 4: the rank depends on len(v
     return torch.ge(v7, 3)
 
 
+def floor_of_self_division(x0):  # program 9795 of seed 4: arcp made x / x 0.99999994
+    v2 = torch.std(x0, [-1], correction=-1, keepdim=True)
+    return torch.div(v2, v2, rounding_mode="floor"), torch.div(x0, x0, rounding_mode="floor")
+
+
 def reshape_in_a_loop(x0, n: int):  # program 2896 of seed 3: scf.for inits [1, 1], carried [?, ?]
     for _ in range(n):
         x0 = x0.reshape([n, -1])
@@ -265,6 +270,17 @@ CASES += [  # fixed: a plain Python host holds only calls, buffers and index ari
     ),
 ]
 
+CASES += [  # fixed: no `arcp` (x / y was x * (1 / y))
+    (
+        floor_of_self_division,
+        (
+            np.array(
+                [[[[-1.361411213874817, -1.7910414934158325, -1.0123518705368042]]]], np.float32
+            ),
+        ),
+    ),
+    (floor_of_self_division, (np.linspace(0.1, 9.9, 4096, dtype=np.float32).reshape(64, 64),)),
+]
 CASES += [  # fixed: a rank left open by the general types compiles for the exact shapes
     (rank_from_a_branch, (np.array([[[2, 2]], [[1, -4]], [[2, -5]], [[-2, 2]]], np.int64),)),
     (rank_from_a_branch, (np.arange(12, dtype=np.int64).reshape(6, 1, 2),)),

@@ -6,7 +6,7 @@
 // CHECK:      import numba
 // CHECK-NEXT: import numpy as np
 // CHECK-NEXT: from numba import prange
-// CHECK:      FASTMATH = {"contract", "arcp", "nsz"}
+// CHECK:      FASTMATH = {"contract", "nsz"}
 // CHECK:      PARALLEL_GRAIN = 16384
 
 // Every numba function, and every prange body (numba compiles it as a function of its own),
