@@ -184,11 +184,7 @@ def {name}(a, b, c):
                 c[i, j] = work[i, j]
 '''
 
-MATMUL_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}_rows(lo, hi, a, b, c):
-    """Column panels lo..hi of c += {product}."""
-    tsjit_matmul_chunk(lo, hi, a, b, {transposed}, c)
-
+PANEL_DISPATCHER = '''
 
 def {name}(a, b, c):
     """c += {product} in panels of GEMM_COLS columns, on threads for large arrays."""
@@ -201,6 +197,16 @@ def {name}(a, b, c):
     if work is not c:
         c[...] = work
 '''
+"""The Python dispatcher of a matmul's row-range function `{name}_rows(lo, hi, a, b, c)`."""
+
+MATMUL_ROWS = (
+    '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_rows(lo, hi, a, b, c):
+    """Column panels lo..hi of c += {product}."""
+    tsjit_matmul_chunk(lo, hi, a, b, {transposed}, c)
+'''
+    + PANEL_DISPATCHER
+)
 
 PACK = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(b, packed):
@@ -231,24 +237,15 @@ def {name}(a, packed, c):
                 c[i, j] = work[i, j]
 '''
 
-MATMUL_PACKED_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+MATMUL_PACKED_ROWS = (
+    '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}_rows(lo, hi, a, packed, c):
     """Column panels lo..hi of c += a @ b, b as packed by pack_nn / pack_nt."""
     panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
     tsjit_gemm_panels(lo, hi, a, packed.reshape((panels, a.shape[1], GEMM_COLS)), 0, c)
-
-
-def {name}(a, packed, c):
-    """c += a @ b (b packed) in panels of GEMM_COLS columns, on threads for large arrays."""
-    work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
-    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
-    if a.size + packed.size + c.size >= CHUNK_GRAIN and panels > 1:
-        run_in_chunks({name}_rows, 0, panels, (a, packed, work))
-    else:
-        {name}_rows(0, panels, a, packed, work)
-    if work is not c:
-        c[...] = work
 '''
+    + PANEL_DISPATCHER
+)
 
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(x, w, out, sh, sw, dh, dw):
@@ -310,6 +307,7 @@ class Kernel:
 
 NT = (("product", "a @ b.T"), ("transposed", "True"))
 NN = (("product", "a @ b"), ("transposed", "False"))
+PACKED = (("product", "a @ b (b packed)"),)
 PACK_NN = (("operand", "b [k, n]"), ("sizes", "b.shape[0], b.shape[1]"), ("transposed", "False"))
 PACK_NT = (("operand", "b.T (b: [n, k])"), ("sizes", "b.shape[1], b.shape[0]"))
 PACK_NT += (("transposed", "True"),)
@@ -320,7 +318,7 @@ LIBRARY_KERNELS: dict[str, Kernel] = {
     "conv2d": Kernel(CONV2D, CONV2D_ROWS),
     "pack_nn": Kernel(PACK, PACK_ROWS, PACK_NN),
     "pack_nt": Kernel(PACK, PACK_ROWS, PACK_NT),
-    "matmul_packed": Kernel(MATMUL_PACKED, MATMUL_PACKED_ROWS),
+    "matmul_packed": Kernel(MATMUL_PACKED, MATMUL_PACKED_ROWS, PACKED),
 }
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
 
