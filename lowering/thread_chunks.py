@@ -7,11 +7,15 @@ one chunk per thread here. numba's own parallel loops (`prange`) would do the sa
 seconds of compile time per kernel (its parfor passes compile each loop body twice).
 
 The calling thread runs the first chunk; each other chunk goes to a worker thread of its own
-that lives for the process and waits on a lock: handing it a chunk is one lock release and
-taking the result one lock acquire (measured ~10 us a call on the 2-core machine, against
-~30 us through a `concurrent.futures` pool, whose futures, queue and condition variables
-cost more than the hand-off itself). The workers are daemon threads (they never keep the
-process alive) and are made again in a child after `fork`.
+that lives for the process. Hand-offs spin before they sleep, as OpenMP pools do: on this
+project's machines an idle vCPU halts at once, and waking a thread asleep on a lock costs
+~45 us, so a chunk handed to a sleeping worker and waited for cost ~90 us a call (measured on
+the 2-core machine; ~17 us with the kernel's halt polling on). A worker that finished a chunk
+spins outside the GIL (`lowering/spin_wait.py`) for `IDLE_SPIN_S` on its go flag, and the
+caller spins on the worker's done flag; each side sleeps on its lock only when the spin runs
+out, so the locks keep the protocol right and the flags only keep the threads awake. The
+workers are daemon threads (they never keep the process alive) and are made again in a child
+after `fork`.
 
 The number of threads is numba's (`numba.set_num_threads`, `NUMBA_NUM_THREADS`), so one
 setting governs both kinds of parallel code; the chunks run while the caller waits, so they
@@ -27,10 +31,29 @@ from collections.abc import Callable
 from typing import Any
 
 import numba
+import numpy as np
+
+from lowering.spin_wait import raise_then_wait, spins_per_second, wait_for
 
 CHUNK_GRAIN = 131072
-"""Dispatchers run in chunks only from this many array elements: a hand-off to the workers
-costs about 10 us (measured on the 2-core machine), several `prange` launches."""
+"""Dispatchers run in chunks only from this many array elements: a hand-off to a spinning
+worker and back costs ~15-30 us in Python (measured on the 2-core machine), against ~2 us for a
+`prange` launch in numba's pool."""
+
+
+IDLE_SPIN_S = 300e-6
+"""How long a worker spins for its next chunk before it sleeps: longer than the Python code
+between two kernels of one call, or between calls in a loop; short enough that numba's and
+PyTorch's pools get the core back soon."""
+
+CALLER_SPIN_S = 2e-3
+"""How long the caller spins for a worker's chunk to end before it sleeps on the lock."""
+
+LINGER_S = 3e-6
+"""How long a worker waits, once its go flag is up, before it takes the GIL: the caller raises
+the flag just before calling its own chunk, and holds the GIL until that call starts."""
+
+GO, DONE = 0, 8  # flag indexes, a cache line apart
 
 
 class Worker:
@@ -42,12 +65,20 @@ class Worker:
         self._done = threading.Lock()
         self._go.acquire()
         self._done.acquire()
+        self._flags = np.zeros(16, dtype=np.int64)  # GO raised by `start`, DONE by the worker
+        self._sequence = 0  # chunks started
         self._task: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
         self._error: BaseException | None = None
         threading.Thread(target=self._loop, name=name, daemon=True).start()
 
     def _loop(self) -> None:
+        per_second = spins_per_second()
+        idle, linger = int(IDLE_SPIN_S * per_second), int(LINGER_S * per_second)
+        finished = 0
         while True:
+            # DONE of the last chunk goes up outside the GIL: the caller, spinning on it, then
+            # finds the GIL free. Then spin for the next GO; the lock decides.
+            raise_then_wait(self._flags, DONE, finished, GO, idle, linger)
             self._go.acquire()
             assert self._task is not None
             kernel, args = self._task
@@ -56,13 +87,17 @@ class Worker:
                 kernel(*args)
             except BaseException as error:  # handed to the caller by `wait`
                 self._error = error
+            finished += 1
             self._done.release()
 
     def start(self, kernel: Callable[..., Any], args: tuple[Any, ...]) -> None:
         self._task = (kernel, args)
+        self._sequence += 1
         self._go.release()
+        self._flags[GO] = self._sequence
 
     def wait(self) -> None:
+        wait_for(self._flags, DONE, self._sequence, int(CALLER_SPIN_S * spins_per_second()))
         interrupt: BaseException | None = None
         while True:  # the chunk must be over before its arrays are used (or lent again)
             try:
