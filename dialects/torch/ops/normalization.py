@@ -48,7 +48,7 @@ def softmax(x: Any, dim: int, log: bool) -> Any:
     shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         total = np.sum(np.exp(shifted), axis=dim, keepdims=True)
-        return shifted - np.log(total) if log else np.exp(shifted) / total
+        return shifted - np.log(total) if log else np.exp(shifted) * (1 / total)  # ATen's order
 
 
 class SoftmaxOp(TorchOp):

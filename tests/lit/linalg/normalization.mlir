@@ -4,8 +4,9 @@
 // Softmax: the row max is an integer max of order-preserving keys (bits ^ ((bits >> 31) &
 // 0x7fffffff), from the key of -inf), turned back into floats by a small generic; one
 // generic yields exp(x - max) per element (its output map uses the reduced dim; the exp is
-// marked: its argument is <= 0 or NaN) and adds it to the sum; then the division writes over
-// the exponentials (its init). Sums keep the dim as size 1 and are read back through (d0, 0).
+// marked: its argument is <= 0 or NaN) and adds it to the sum; then, as in ATen, 1 / sum once
+// per row and a product that writes over the exponentials (its init): no division per
+// element. Sums keep the dim as size 1 and are read back through (d0, 0).
 // CHECK-LABEL: func.func @torch.aten.softmax.int
 // CHECK: arith.constant -2139095041 : i32
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x5xf32>) outs(%{{.*}} : tensor<?x1xi32>)
@@ -19,9 +20,13 @@
 // CHECK: %[[E:.*]] = math.exp %{{.*}} {tsjit.nonpositive_argument} : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[E]]
 // CHECK-NEXT: linalg.yield %[[E]], %[[S]]
-// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[SUMS]] : tensor<?x1xf32>) outs(%[[EXPS]] : tensor<?x5xf32>)
+// CHECK: %[[INV:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[SUMS]] : tensor<?x1xf32>) outs(%{{.*}} : tensor<?x1xf32>)
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: arith.divf %[[ONE]], %{{.*}} : f32
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[INV]] : tensor<?x1xf32>) outs(%[[EXPS]] : tensor<?x5xf32>)
 // CHECK-NOT: math.exp
-// CHECK: arith.divf
+// CHECK-NOT: arith.divf
+// CHECK: arith.mulf
 func.func @torch.aten.softmax.int(%x: !torch.vtensor<[?,5],f32>) -> !torch.vtensor<[?,5],f32> {
   %int1 = torch.constant.int 1
   %none = torch.constant.none
