@@ -89,7 +89,8 @@ def _softmax(
     """`exp(x - top) / sum`: a generic with two outputs, `exp(x - top)` (indexed by the reduced
     dim too, so the loop lowering stores it at every step) and its sum; then, as ATen does,
     `1 / sum` once per row and a product written in place over the exponentials (their init,
-    read by nothing else): a division per element costs many times a product (W2 1 thread: 0.79 -> 0.71 ms)."""
+    read by nothing else): a division per element costs many times a product (W2 at 1 thread
+    0.79 -> 0.71 ms)."""
     rank, element = _rank(x), result_type.element_type
     identity, kept = AffineMap.identity(rank), reduction_output_map(rank, [dim], True)
     sizes = [(x, d) for d in range(rank)]
