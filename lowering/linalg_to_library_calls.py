@@ -13,9 +13,14 @@ close that gap. This pass recognizes the ops by their structure, never by a name
   three reductions; 4-D operands; the same body.
   -> `func.call @tsjit.conv2d_f32(%x, %w, %out, sh, sw, dh, dw)`.
 
-The kernels accumulate into `%out` (which holds zeros or a bias), so the call replaces the op
-one for one. A matmul inside `scf.for` / `scf.while` loops that do not write its right
-operand (an RNN's weights) gets that operand packed once, in front of the outermost such
+The kernels accumulate into `%out`, so the call replaces the op one for one. When the op in
+front of the contraction fills `%out` with zeros or a bias vector, the call overwrites `%out`
+instead (`@tsjit.matmul_nt_set_f32`, `@tsjit.conv2d_bias_f32(%x, %w, %bias, %out, ...)`) and
+the fill goes; a bias add and / or relu behind it that reads `%out` once goes into the call
+too (`_bias_relu`: the call writes the relu's buffer): `lowering/library_call_finish.py`.
+
+A matmul inside `scf.for` / `scf.while` loops that do not write its right operand (an RNN's
+weights) gets that operand packed once, in front of the outermost such
 loop, into the column panels the kernels copy it to on every call (`func.call
 @tsjit.pack_nn_f32(%b, %packed)` / `pack_nt`, `%packed` a `memref<?xf32>` of k times n
 rounded up to `GEMM_COLS` elements), and runs `@tsjit.matmul_packed_f32(%a, %packed, %out)`
@@ -69,6 +74,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from lowering.buffer_storage import ANY, VIEWS, storage
+from lowering.library_call_finish import Finish, match_finish
+
 LIBRARY_ATTR = "tsjit.library"
 SMALL_MATMUL = 1024
 DTYPES = {Float32Type(): "f32", Float64Type(): "f64"}
@@ -76,11 +84,21 @@ DTYPES = {Float32Type(): "f32", Float64Type(): "f64"}
 
 @dataclass(frozen=True)
 class LibraryCall:
-    """A kernel to call: its library name, its buffer operands and its index operands."""
+    """A kernel to call: its library name (and the suffix of its finish: `_set`, `_bias`,
+    `_relu`), its buffer operands and its index operands."""
 
     kernel: str
     buffers: tuple[SSAValue, ...]
     indices: tuple[int, ...] = ()
+    suffix: str = ""
+
+    def finished(self, finish: Finish) -> LibraryCall:
+        """This call with `finish`: the bias in front of the output, the output its
+        destination."""
+        *inputs, _ = self.buffers
+        bias = () if finish.bias is None else (finish.bias,)
+        buffers = (*inputs, *bias, finish.destination)
+        return LibraryCall(self.kernel, buffers, self.indices, finish.suffix)
 
 
 # ---- structure ----
@@ -225,7 +243,8 @@ def dynamic(value_type: Attribute) -> MemRefType:
 def declaration_symbol(at: Operation, call: LibraryCall) -> tuple[str, list[Attribute]]:
     """The symbol of the kernel's declaration (made in front of the function if missing)."""
     element = call.buffers[0].type.get_element_type()  # type: ignore[union-attr]
-    symbol = f"tsjit.{call.kernel}_{DTYPES[element]}"
+    kernel = call.kernel + call.suffix
+    symbol = f"tsjit.{kernel}_{DTYPES[element]}"
     inputs = [dynamic(b.type) for b in call.buffers] + [IndexType()] * len(call.indices)
     function = at
     while not isinstance(function.parent_op(), ModuleOp):
@@ -236,7 +255,7 @@ def declaration_symbol(at: Operation, call: LibraryCall) -> tuple[str, list[Attr
     assert isinstance(module, ModuleOp)
     if not any(isinstance(o, func.FuncOp) and o.sym_name.data == symbol for o in module.ops):
         declaration = func.FuncOp.external(symbol, inputs, [])
-        declaration.attributes[LIBRARY_ATTR] = StringAttr(call.kernel)
+        declaration.attributes[LIBRARY_ATTR] = StringAttr(kernel)
         Rewriter.insert_op(declaration, InsertPoint.before(function))
     return symbol, inputs
 
@@ -251,9 +270,14 @@ class ConvertContractionToLibraryCall(RewritePattern):
         call = match_matmul(op) or match_conv2d(op)
         if call is None:
             return
+        finish = match_finish(op, op.inputs)
+        if finish is not None:
+            call = call.finished(finish)
         if call.kernel in ("matmul_nn", "matmul_nt"):
             call = pack_invariant_operand(op, call)
         rewriter.replace(op, library_call(op, call, InsertPoint.before(op)))
+        for dead in finish.dead if finish is not None else ():
+            rewriter.erase(dead)
 
 
 def library_call(at: Operation, call: LibraryCall, where: InsertPoint) -> func.CallOp:
@@ -284,7 +308,7 @@ def pack_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
     `matmul_packed(a, packed, out)`; else `call` as it is."""
     from lowering.python_target.gemm_tile import GEMM_COLS  # the package imports this module
 
-    a, b, out = call.buffers
+    a, b, *rest = call.buffers
     loop = outermost_invariant_loop(op, b)
     if loop is None:
         return call
@@ -308,7 +332,7 @@ def pack_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
     kind = "pack_nn" if call.kernel == "matmul_nn" else "pack_nt"
     pack = LibraryCall(kind, (b, packed.memref))
     Rewriter.insert_op(library_call(op, pack, before), before)
-    return LibraryCall("matmul_packed", (a, packed.memref, out))
+    return LibraryCall("matmul_packed", (a, packed.memref, *rest), suffix=call.suffix)
 
 
 def outermost_invariant_loop(op: Operation, buffer: SSAValue) -> Operation | None:
@@ -336,31 +360,6 @@ def defining_op(value: SSAValue) -> Operation:
     parent = value.block.parent_op()
     assert parent is not None
     return parent
-
-
-ANY = "any storage"
-ARGUMENT = "a function argument"
-VIEWS = (
-    memref.CastOp,
-    memref.SubviewOp,
-    memref.ReinterpretCastOp,
-    memref.ExpandShapeOp,
-    memref.CollapseShapeOp,
-)
-
-
-def storage(buffer: SSAValue) -> object:
-    """What `buffer` views: its allocation, the name of its global, `ARGUMENT` for function
-    arguments (a caller may pass one array twice), else `ANY`."""
-    while isinstance(buffer, OpResult) and isinstance(buffer.op, VIEWS):
-        buffer = buffer.op.operands[0]
-    if isinstance(buffer, OpResult) and isinstance(buffer.op, memref.AllocOp | memref.AllocaOp):
-        return buffer
-    if isinstance(buffer, OpResult) and isinstance(buffer.op, memref.GetGlobalOp):
-        return str(buffer.op.name_)
-    if isinstance(buffer, BlockArgument) and isinstance(buffer.block.parent_op(), func.FuncOp):
-        return ARGUMENT
-    return ANY
 
 
 def written_in(loop: Operation) -> set[object]:

@@ -1,12 +1,19 @@
 """The register-blocked core of the library matmul and convolution kernels, as numba intrinsics.
 
-`gemm_tile(...)` adds the product of a strip of `rows` rows of a "scalar" operand S and a strip
-of `cols` columns of a "vector" operand V, over `kc` steps of the reduction index k, into a
-destination D (arrays of one float type; offsets and strides count elements):
+`gemm_tile(...)` computes the product of a strip of `rows` rows of a "scalar" operand S and a
+strip of `cols` columns of a "vector" operand V, over `kc` steps of the reduction index k, and
+stores it, finished as `flags` say, into a destination D (arrays of one float type; offsets and
+strides count elements):
 
-    D[d + r * d_ld + q] += sum over k < kc of S[s + r * s_ldr + k * s_ldk] * V[v + koff[k0 + k] + q]
+    P[r, q] = sum over k < kc of S[s + r * s_ldr + k * s_ldk] * V[v + koff[k0 + k] + q]
+    D[d + r * d_ld + q] = relu?(D[d + r * d_ld + q]? + P[r, q] + B[b + r]? + B[b + q]?)
 
-for r < rows <= ROWS and q < cols <= COLS. The sum runs in ROWS x COLS / lanes vector
+for r < rows <= ROWS and q < cols <= COLS, where each `?` term is there when its flag is set:
+`ACCUMULATE` (D's old value), `ROW_BIAS` (a bias vector B along the rows: a convolution's
+output channels), `COLUMN_BIAS` (B along the columns: a linear layer's outputs), `RELU`
+(`x if x > 0 or x is NaN else 0`, as the loops compute `arith.maximumf(x, 0)`). Without
+`ACCUMULATE`, D is only written: the kernels need no pass that fills it first. The flags are
+run-time values tested once per tile, after the k loop. The sum runs in ROWS x COLS / lanes vector
 registers of 64 bytes (8 x 3 zmm of 16 floats for the matmul tile): per k, the vector loads of
 V and ROWS broadcasts of S feed ROWS * COLS / lanes fused multiply-adds, which keeps both FMA
 units busy (BLIS's outer-product micro-kernel). The LLVM loop vectorizer cannot produce this
@@ -94,14 +101,21 @@ def _data(context, builder, array_type, value) -> ir.Value:  # type: ignore[no-u
     return context.make_array(array_type)(context, builder, value).data
 
 
+ACCUMULATE, RELU, ROW_BIAS, COLUMN_BIAS = 1, 2, 4, 8
+"""The flags of a tile's stores (module docstring)."""
+
+
 def tile_intrinsic(tile_rows: int, tile_cols: int):  # type: ignore[no-untyped-def]
     """The intrinsic of the module docstring for tiles of `tile_rows` x `tile_cols` (ROWS x
     COLS there). Rows run in groups that keep at most `ACCUMULATORS` vector sums in registers
     (float64 tiles take two passes over k where float32 ones take one)."""
 
     @intrinsic
-    def tile(typingctx, s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, d_ld, rows, cols):  # type: ignore[no-untyped-def]  # noqa: ARG001
-        arrays = (s, v, d)
+    def tile(ctx, s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, d_ld, rows, cols, finish):  # type: ignore[no-untyped-def]  # noqa: ARG001
+        if not isinstance(finish, types.BaseTuple) or len(finish) != 3:
+            return None
+        bias = finish[0]
+        arrays = (s, v, d, bias)
         if any(not isinstance(a, types.Array) for a in arrays):
             return None
         if len({a.dtype for a in arrays}) != 1 or s.dtype not in ELEMENTS:
@@ -110,7 +124,7 @@ def tile_intrinsic(tile_rows: int, tile_cols: int):  # type: ignore[no-untyped-d
             return None
         lanes = VECTOR_BYTES // (s.dtype.bitwidth // 8)
         operands = (s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, d_ld, rows, cols)
-        signature = types.none(*operands)
+        signature = types.none(*operands, finish)
 
         def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
             _emit_tile(context, builder, sig, args, tile_rows, tile_cols // lanes)
@@ -124,21 +138,24 @@ def tile_intrinsic(tile_rows: int, tile_cols: int):  # type: ignore[no-untyped-d
 ACCUMULATORS = 24
 
 
-def int64_indices(context, builder, sig, args):  # type: ignore[no-untyped-def]
-    """The intrinsic's arguments with its integer ones widened to int64 (array values as is)."""
+def int64_indices(context, builder, arg_types, args):  # type: ignore[no-untyped-def]
+    """An intrinsic's arguments with the integer ones widened to int64 (others as is)."""
     return [
         context.cast(builder, value, type_, types.int64)
         if isinstance(type_, types.Integer)
         else value
-        for value, type_ in zip(args, sig.args)
+        for value, type_ in zip(args, arg_types)
     ]
 
 
 def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> None:  # type: ignore[no-untyped-def]
     mark_wide(builder.function)
-    args = int64_indices(context, builder, sig, args)
+    args = int64_indices(context, builder, sig.args, args)
     s_v, s_at_v, s_ldr_v, s_ldk_v, v_v, v_at_v, koff_v, k0_v, kc_v = args[:9]
-    d_v, d_at_v, d_ld_v, rows_v, cols_v = args[9:]
+    d_v, d_at_v, d_ld_v, rows_v, cols_v = args[9:14]
+    finish_type = sig.args[14]
+    finish = cgutils.unpack_tuple(builder, args[14])
+    bias_v, b_at_v, flags_v = int64_indices(context, builder, finish_type, finish)
     element, suffix = ELEMENTS[sig.args[0].dtype]
     lanes = VECTOR_BYTES // (sig.args[0].dtype.bitwidth // 8)
     emit = _Emitter(builder, element, suffix, lanes)
@@ -146,6 +163,7 @@ def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> Non
     v_data = builder.gep(_data(context, builder, sig.args[4], v_v), [v_at_v])
     koff_data = builder.gep(_data(context, builder, sig.args[6], koff_v), [k0_v])
     d_data = builder.gep(_data(context, builder, sig.args[9], d_v), [d_at_v])
+    b_data = builder.gep(_data(context, builder, finish_type[0], bias_v), [b_at_v])
     last = builder.sub(rows_v, emit.index(1))
     masks = [emit.lane_mask(cols_v, n * lanes) for n in range(vectors)]
     zero = ir.Constant(emit.vec, None)
@@ -181,8 +199,43 @@ def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> Non
                 d_row = builder.gep(d_data, [builder.mul(emit.index(r), d_ld_v)])
                 for n in range(vectors):
                     pointer = emit.vector_at(d_row, emit.index(n * lanes))
-                    total = builder.fadd(emit.load(pointer, masks[n]), builder.load(sums[r][n]))
-                    emit.store(total, pointer, masks[n])
+                    bias = emit.vector_at(b_data, emit.index(n * lanes))
+                    stores = _Stores(emit, flags_v, masks[n])
+                    stores.finish(sums[r][n], pointer, bias, builder.gep(b_data, [emit.index(r)]))
+
+
+class _Stores:
+    """The stores of a tile's sums as `flags` say (module docstring), under lane `mask`."""
+
+    def __init__(self, emit: _Emitter, flags: ir.Value, mask: ir.Value) -> None:
+        self.emit, self.flags, self.mask = emit, flags, mask
+
+    def when(self, flag: int):  # type: ignore[no-untyped-def]
+        builder = self.emit.builder
+        bit = builder.and_(self.flags, self.emit.index(flag))
+        return builder.if_then(builder.icmp_signed("!=", bit, self.emit.index(0)))
+
+    def finish(
+        self, total: ir.Value, pointer: ir.Value, bias: ir.Value, row_bias: ir.Value
+    ) -> None:
+        """D = relu?(D? + total + row_bias? + bias?): `total` is the slot of the sum, `pointer`
+        D's vector, `bias` the column bias's vector, `row_bias` the row bias's scalar."""
+        emit, builder = self.emit, self.emit.builder
+        with self.when(ACCUMULATE):
+            old = emit.load(pointer, self.mask)
+            builder.store(builder.fadd(old, builder.load(total)), total)
+        with self.when(ROW_BIAS):
+            scalar = emit.splat(builder.load(row_bias), emit.vec)
+            builder.store(builder.fadd(builder.load(total), scalar), total)
+        with self.when(COLUMN_BIAS):
+            vector = emit.load(bias, self.mask)
+            builder.store(builder.fadd(builder.load(total), vector), total)
+        with self.when(RELU):
+            value = builder.load(total)
+            zero = ir.Constant(emit.vec, None)
+            above = builder.fcmp_unordered(">", value, zero)
+            builder.store(builder.select(above, value, zero), total)
+        emit.store(builder.load(total), pointer, self.mask)
 
 
 GEMM_ROWS, GEMM_COLS = 8, 48
@@ -214,7 +267,7 @@ def transpose_block(typingctx, src, s_at, s_ld, dst, d_at, d_ld, rows, cols):  #
 
     def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
         mark_wide(builder.function)
-        args = int64_indices(context, builder, sig, args)
+        args = int64_indices(context, builder, sig.args, args)
         src_v, s_at_v, s_ld_v, dst_v, d_at_v, d_ld_v, rows_v, cols_v = args
         emit = _Emitter(builder, element, suffix, lanes)
         s_data = builder.gep(_data(context, builder, sig.args[0], src_v), [s_at_v])

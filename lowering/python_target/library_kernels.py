@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
-    CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, conv_tile, gemm_tile, never_inline,
-    transpose_block,
+    ACCUMULATE, COLUMN_BIAS, CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, RELU, ROW_BIAS,
+    conv_tile, gemm_tile, never_inline, transpose_block,
 )
 
 # The parallel variants split their work in this many chunks (numba's get_num_threads() would
@@ -72,17 +72,19 @@ def tsjit_pack_panels(b, transposed, lo, hi, panels):
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
-    """Column panels lo..hi of c += a @ b (a @ b.T when transposed); c[i, j:j + 1] contiguous."""
+def tsjit_matmul_chunk(lo, hi, a, b, transposed, c, bias, flags):
+    """Column panels lo..hi of c = a @ b (a @ b.T when transposed) finished as the tile
+    `flags` say (bias: along c's columns); c[i, j:j + 1] contiguous."""
     never_inline()
     panels = np.empty((hi - lo, a.shape[1], GEMM_COLS), dtype=b.dtype)
     tsjit_pack_panels(b, transposed, lo, hi, panels)
-    tsjit_gemm_panels(lo, hi, a, panels, lo, c)
+    tsjit_gemm_panels(lo, hi, a, panels, lo, c, bias, flags)
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_gemm_panels(lo, hi, a, panels, first, c):
-    """Column panels lo..hi of c += a @ (the panels' columns); panels[p - first] holds panel p."""
+def tsjit_gemm_panels(lo, hi, a, panels, first, c, bias, flags):
+    """Column panels lo..hi of c = a @ (the panels' columns) finished as `flags` say;
+    panels[p - first] holds panel p."""
     never_inline()
     m, k_size = a.shape
     n = c.shape[1]
@@ -99,19 +101,19 @@ def tsjit_gemm_panels(lo, hi, a, panels, first, c):
             if rows == GEMM_ROWS and cols == GEMM_COLS:  # constant sizes: no masks (-15%)
                 gemm_tile(
                     a, s_at, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
-                    c, d_at, ldc, GEMM_ROWS, GEMM_COLS,
+                    c, d_at, ldc, GEMM_ROWS, GEMM_COLS, (bias, j, flags),
                 )
             else:
                 gemm_tile(
                     a, s_at, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
-                    c, d_at, ldc, rows, cols,
+                    c, d_at, ldc, rows, cols, (bias, j, flags),
                 )
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw):
-    """Output rows lo..hi (row = image * oh + y) of out += conv2d(x, w); out[..., z:z + 1]
-    contiguous."""
+def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw, bias, flags):
+    """Output rows lo..hi (row = image * oh + y) of out = conv2d(x, w) finished as `flags`
+    say (bias: along the output channels); out[..., z:z + 1] contiguous."""
     never_inline()
     channels, kh, kw = x.shape[1], w.shape[2], w.shape[3]
     oh, ow = out.shape[2], out.shape[3]
@@ -133,7 +135,8 @@ def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw):
         image, y = row // oh, row % oh
         d_at = image * outs[0] + y * outs[2]
         if direct:
-            tsjit_conv2d_tiles(weights, x, image * xs[0] + y * sh * xs[2], koff, out, d_at, outs[1])
+            v_at = image * xs[0] + y * sh * xs[2]
+            tsjit_conv2d_tiles(weights, x, v_at, koff, out, d_at, outs[1], bias, flags)
             continue
         for c in range(channels):
             for u in range(kh):
@@ -141,13 +144,13 @@ def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw):
                     at = ((c * kh + u) * kw + v) * ow
                     for z in range(ow):
                         windows[0, 0, 0, at + z] = x[image, c, y * sh + u * dh, z * sw + v * dw]
-        tsjit_conv2d_tiles(weights, windows, 0, koff, out, d_at, outs[1])
+        tsjit_conv2d_tiles(weights, windows, 0, koff, out, d_at, outs[1], bias, flags)
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld):
-    """One output row: out[d_at + o * d_ld + z] += sum over k of weights[o, k] * source[v_at +
-    koff[k] + z] (weights contiguous [o, k])."""
+def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld, bias, flags):
+    """One output row: out[d_at + o * d_ld + z] = sum over k of weights[o, k] * source[v_at +
+    koff[k] + z] finished as `flags` say (weights contiguous [o, k])."""
     never_inline()
     out_channels, ow = out.shape[1], out.shape[3]
     k_size = koff.size
@@ -159,25 +162,27 @@ def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld):
             if rows == CONV_ROWS and cols == CONV_COLS:  # constant sizes: no masks
                 conv_tile(
                     weights, s_at, k_size, 1, source, v_at + z, koff, 0, k_size,
-                    out, at, d_ld, CONV_ROWS, CONV_COLS,
+                    out, at, d_ld, CONV_ROWS, CONV_COLS, (bias, o, flags),
                 )
             else:
                 conv_tile(
                     weights, s_at, k_size, 1, source, v_at + z, koff, 0, k_size,
-                    out, at, d_ld, rows, cols,
+                    out, at, d_ld, rows, cols, (bias, o, flags),
                 )
 '''
 """The numba functions the kernels call, emitted once in front of them."""
 
 MATMUL = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}(a, b, c):
-    """c += {product} (a: [m, k], c: [m, n]) in chunks of column panels, in {loop}."""
+def {name}(a, b, {bias_param}c):
+    """c {assign} {product}{finish} (a: [m, k], c: [m, n]) in chunks of column panels, in
+    {loop}."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    {bias_line}
     panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
     chunks = max(1, min({threads}, panels))
     for t in {loop}(chunks):
         lo, hi = t * panels // chunks, (t + 1) * panels // chunks
-        tsjit_matmul_chunk(lo, hi, a, b, {transposed}, work)
+        tsjit_matmul_chunk(lo, hi, a, b, {transposed}, work, bias, {flags})
     if c.strides[1] != c.itemsize:  # loops: a slice assignment costs seconds of compile time
         for i in range(c.shape[0]):
             for j in range(c.shape[1]):
@@ -186,24 +191,27 @@ def {name}(a, b, c):
 
 PANEL_DISPATCHER = '''
 
-def {name}(a, b, c):
-    """c += {product} in panels of GEMM_COLS columns, on threads for large arrays."""
+def {name}(a, b, {bias_param}c):
+    """c {assign} {product}{finish} in panels of GEMM_COLS columns, on threads for large
+    arrays."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    {bias_line}
     panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
     if a.size + b.size + c.size >= CHUNK_GRAIN and panels > 1:
-        run_in_chunks({name}_rows, 0, panels, (a, b, work))
+        run_in_chunks({name}_rows, 0, panels, (a, b, bias, work))
     else:
-        {name}_rows(0, panels, a, b, work)
+        {name}_rows(0, panels, a, b, bias, work)
     if work is not c:
         c[...] = work
 '''
-"""The Python dispatcher of a matmul's row-range function `{name}_rows(lo, hi, a, b, c)`."""
+"""The Python dispatcher of a matmul's row-range function `{name}_rows(lo, hi, a, b, bias,
+c)`."""
 
 MATMUL_ROWS = (
     '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}_rows(lo, hi, a, b, c):
-    """Column panels lo..hi of c += {product}."""
-    tsjit_matmul_chunk(lo, hi, a, b, {transposed}, c)
+def {name}_rows(lo, hi, a, b, bias, c):
+    """Column panels lo..hi of c {assign} {product}{finish}."""
+    tsjit_matmul_chunk(lo, hi, a, b, {transposed}, c, bias, {flags})
 '''
     + PANEL_DISPATCHER
 )
@@ -223,14 +231,17 @@ PACK_ROWS = '''def {name}(b, packed):
 '''
 
 MATMUL_PACKED = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}(a, packed, c):
-    """c += a @ b, b as packed by pack_nn / pack_nt, in chunks of column panels, in {loop}."""
+def {name}(a, b, {bias_param}c):
+    """c {assign} {product}{finish}, b as packed by pack_nn / pack_nt, in chunks of column
+    panels, in {loop}."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    {bias_line}
     panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
-    blocks = packed.reshape((panels, a.shape[1], GEMM_COLS))
+    blocks = b.reshape((panels, a.shape[1], GEMM_COLS))
     chunks = max(1, min({threads}, panels))
     for t in {loop}(chunks):
-        tsjit_gemm_panels(t * panels // chunks, (t + 1) * panels // chunks, a, blocks, 0, work)
+        lo, hi = t * panels // chunks, (t + 1) * panels // chunks
+        tsjit_gemm_panels(lo, hi, a, blocks, 0, work, bias, {flags})
     if c.strides[1] != c.itemsize:  # loops: a slice assignment costs seconds of compile time
         for i in range(c.shape[0]):
             for j in range(c.shape[1]):
@@ -239,24 +250,26 @@ def {name}(a, packed, c):
 
 MATMUL_PACKED_ROWS = (
     '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}_rows(lo, hi, a, packed, c):
-    """Column panels lo..hi of c += a @ b, b as packed by pack_nn / pack_nt."""
+def {name}_rows(lo, hi, a, b, bias, c):
+    """Column panels lo..hi of c {assign} {product}{finish}, b as packed by pack_nn / pack_nt."""
     panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
-    tsjit_gemm_panels(lo, hi, a, packed.reshape((panels, a.shape[1], GEMM_COLS)), 0, c)
+    blocks = b.reshape((panels, a.shape[1], GEMM_COLS))
+    tsjit_gemm_panels(lo, hi, a, blocks, 0, c, bias, {flags})
 '''
     + PANEL_DISPATCHER
 )
 
 CONV2D = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
-def {name}(x, w, out, sh, sw, dh, dw):
-    """out[b, o, y, z] += sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u, v],
-    in chunks of output rows, in {loop}."""
+def {name}(x, w, {bias_param}out, sh, sw, dh, dw):
+    """out[b, o, y, z] {assign} sum over c, u, v of x[b, c, y*sh + u*dh, z*sw + v*dw] * w[o, c, u,
+    v]{finish}, in chunks of output rows, in {loop}."""
     work = out if out.strides[3] == out.itemsize else np.ascontiguousarray(out)
+    {bias_line}
     items = out.shape[0] * out.shape[2]
     chunks = max(1, min({threads}, items))
     for t in {loop}(chunks):
         lo, hi = t * items // chunks, (t + 1) * items // chunks
-        tsjit_conv2d_rows(lo, hi, x, w, work, sh, sw, dh, dw)
+        tsjit_conv2d_rows(lo, hi, x, w, work, sh, sw, dh, dw, bias, {flags})
     if out.strides[3] != out.itemsize:  # loops: a slice assignment costs seconds of compile time
         for image in range(out.shape[0]):
             for o in range(out.shape[1]):
@@ -265,14 +278,21 @@ def {name}(x, w, out, sh, sw, dh, dw):
                         out[image, o, y, z] = work[image, o, y, z]
 '''
 
-CONV2D_ROWS = '''def {name}(x, w, out, sh, sw, dh, dw):
+CONV2D_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_rows(lo, hi, x, w, out, sh, sw, dh, dw, bias):
+    """Output rows lo..hi of out {assign} conv2d(x, w){finish}."""
+    tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw, bias, {flags})
+
+
+def {name}(x, w, {bias_param}out, sh, sw, dh, dw):
     """The conv over its output rows, on threads for large arrays."""
     work = out if out.strides[3] == out.itemsize else np.ascontiguousarray(out)
+    {bias_line}
     items = out.shape[0] * out.shape[2]
     if x.size + w.size + out.size >= CHUNK_GRAIN and items > 1:
-        run_in_chunks(tsjit_conv2d_rows, 0, items, (x, w, work, sh, sw, dh, dw))
+        run_in_chunks({name}_rows, 0, items, (x, w, work, sh, sw, dh, dw, bias))
     else:
-        tsjit_conv2d_rows(0, items, x, w, work, sh, sw, dh, dw)
+        {name}_rows(0, items, x, w, work, sh, sw, dh, dw, bias)
     if work is not out:
         out[...] = work
 '''
@@ -305,6 +325,39 @@ class Kernel:
         return self.rows.format(name=name, **dict(self.fields))
 
 
+# How a kernel finishes its result (`_set`, `_bias`, `_relu` in its name, see
+# `lowering/linalg_to_library_calls.py`): (name suffix, bias operand?, tile flags, docstring).
+INITS = {
+    "": (False, "ACCUMULATE", "+=", ""),
+    "_set": (False, "0", "=", ""),
+    "_bias": (True, "{axis}", "=", " + bias"),
+}
+ACTIVATIONS = {"": ("", ""), "_relu": (" | RELU", " then relu")}
+
+
+def finishes(output: str, axis: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The fields of each finish of a kernel (by name suffix): accumulate into `output`, or
+    overwrite it, with a bias along `axis` (a tile flag) and a relu."""
+    variants = {}
+    for init, (has_bias, flags, assign, plus) in INITS.items():
+        for activation, (relu, then) in ACTIVATIONS.items():
+            if init == "" and activation:
+                continue  # a relu of an accumulation needs its own destination
+            bias_line = (
+                "bias = np.ascontiguousarray(bias)"
+                if has_bias
+                else f"bias = np.empty(0, dtype={output}.dtype)"
+            )
+            variants[init + activation] = (
+                ("bias_param", "bias, " if has_bias else ""),
+                ("bias_line", bias_line),
+                ("flags", flags.format(axis=axis) + relu),
+                ("assign", assign),
+                ("finish", plus + then),
+            )
+    return variants
+
+
 NT = (("product", "a @ b.T"), ("transposed", "True"))
 NN = (("product", "a @ b"), ("transposed", "False"))
 PACKED = (("product", "a @ b (b packed)"),)
@@ -312,15 +365,29 @@ PACK_NN = (("operand", "b [k, n]"), ("sizes", "b.shape[0], b.shape[1]"), ("trans
 PACK_NT = (("operand", "b.T (b: [n, k])"), ("sizes", "b.shape[1], b.shape[0]"))
 PACK_NT += (("transposed", "True"),)
 
-LIBRARY_KERNELS: dict[str, Kernel] = {
-    "matmul_nt": Kernel(MATMUL, MATMUL_ROWS, NT),
-    "matmul_nn": Kernel(MATMUL, MATMUL_ROWS, NN),
-    "conv2d": Kernel(CONV2D, CONV2D_ROWS),
-    "pack_nn": Kernel(PACK, PACK_ROWS, PACK_NN),
-    "pack_nt": Kernel(PACK, PACK_ROWS, PACK_NT),
-    "matmul_packed": Kernel(MATMUL_PACKED, MATMUL_PACKED_ROWS, PACKED),
-}
-"""Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses."""
+
+def library_kernels() -> dict[str, Kernel]:
+    kernels = {
+        "pack_nn": Kernel(PACK, PACK_ROWS, PACK_NN),
+        "pack_nt": Kernel(PACK, PACK_ROWS, PACK_NT),
+    }
+    for suffix, finish in finishes("c", "COLUMN_BIAS").items():
+        kernels["matmul_nt" + suffix] = Kernel(MATMUL, MATMUL_ROWS, NT + finish)
+        kernels["matmul_nn" + suffix] = Kernel(MATMUL, MATMUL_ROWS, NN + finish)
+        kernels["matmul_packed" + suffix] = Kernel(
+            MATMUL_PACKED, MATMUL_PACKED_ROWS, PACKED + finish
+        )
+    for suffix, finish in finishes("out", "ROW_BIAS").items():
+        kernels["conv2d" + suffix] = Kernel(CONV2D, CONV2D_ROWS, finish)
+    return kernels
+
+
+LIBRARY_KERNELS: dict[str, Kernel] = library_kernels()
+"""Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses: `matmul_nt`,
+`matmul_nn`, `matmul_packed` and `conv2d` accumulate into their output; `<kernel>_set`
+overwrite it, `<kernel>_bias` overwrite it with the result plus a bias vector (along a
+matmul's columns, a convolution's channels), `<kernel>_set_relu` and `<kernel>_bias_relu`
+then apply a relu; `pack_nn` and `pack_nt` pack `matmul_packed`'s right operand."""
 
 
 def tile_source_stamp() -> str:

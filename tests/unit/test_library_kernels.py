@@ -51,6 +51,38 @@ def test_matmul_nn_and_nt_add_to_the_output(kernels: Kernels, m: int, k: int, n:
     close(c, expected)
 
 
+def finished(total: np.ndarray, bias: np.ndarray | None, relu: bool) -> np.ndarray:
+    """`total` (+ bias) (then relu as `arith.maximumf(x, 0)`: NaN stays NaN)."""
+    if bias is not None:
+        total = total + bias
+    return np.where((total > 0) | np.isnan(total), total, 0) if relu else total
+
+
+@pytest.mark.parametrize(
+    ("kind", "suffix"),
+    [("nt", "_set"), ("nn", "_bias"), ("packed", "_set_relu"), ("nt", "_bias_relu")],
+)
+def test_matmuls_that_overwrite_the_output(kernels: Kernels, kind: str, suffix: str) -> None:
+    """`_set` / `_bias` kernels never read the output (NaN there stays out of the result); the
+    bias runs along the columns; a NaN in `a` stays NaN through the relu."""
+    rng = np.random.default_rng(6)
+    a, b = (
+        rng.standard_normal((13, 70), dtype=np.float32),
+        rng.standard_normal((70, 100), np.float32),
+    )
+    a[3, 5] = np.nan
+    bias = rng.standard_normal(100, dtype=np.float32) if "_bias" in suffix else None
+    expected = finished(a.astype(np.float64) @ b, bias, "_relu" in suffix)
+    right = {"nn": b, "nt": np.ascontiguousarray(b.T)}.get(kind)
+    if right is None:
+        right = np.empty(-(-100 // GEMM_COLS) * GEMM_COLS * 70, np.float32)
+        kernels.tsjit_pack_nn_f32(b, right)
+    c = np.full((13, 100), np.nan, dtype=np.float32)
+    operands = () if bias is None else (bias,)
+    getattr(kernels, f"tsjit_matmul_{kind}{suffix}_f32")(a, right, *operands, c)
+    close(c, expected)
+
+
 def test_matmul_of_strided_views(kernels: Kernels) -> None:
     rng = np.random.default_rng(1)
     a = rng.standard_normal((20, 60), dtype=np.float32)[:, ::2]
@@ -124,4 +156,20 @@ def test_conv2d_of_strided_views(kernels: Kernels) -> None:
     expected = conv_reference(x, w, (1, 1), (1, 1))
     out = np.zeros((2, 4, 6, 16), dtype=np.float32)[..., ::2]
     kernels.tsjit_conv2d_f32(x, w, out, 1, 1, 1, 1)
+    close(out, expected)
+
+
+@pytest.mark.parametrize("suffix", ["_set", "_bias_relu"])
+def test_conv2d_that_overwrites_the_output(kernels: Kernels, suffix: str) -> None:
+    """The bias runs along the output channels (9: a tile of 8 and one of 1)."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 3, 9, 40), dtype=np.float32)
+    w = rng.standard_normal((9, 3, 3, 3), dtype=np.float32)
+    bias = rng.standard_normal(9, dtype=np.float32) if "_bias" in suffix else None
+    total = conv_reference(x, w, (1, 1), (1, 1))
+    channel_bias = None if bias is None else bias[:, None, None]
+    expected = finished(total, channel_bias, "_relu" in suffix)
+    out = np.full(expected.shape, np.nan, dtype=np.float32)
+    operands = () if bias is None else (bias,)
+    getattr(kernels, f"tsjit_conv2d{suffix}_f32")(x, w, *operands, out, 1, 1, 1, 1)
     close(out, expected)

@@ -10,16 +10,16 @@
 // same kind.
 // CHECK:       # ==== module tsjit_[[LIB:[0-9a-f]+]] ====
 // CHECK:       from lowering.python_target.gemm_tile import (
-// CHECK:       def tsjit_matmul_chunk(lo, hi, a, b, transposed, c):
+// CHECK:       def tsjit_matmul_chunk(lo, hi, a, b, transposed, c, bias, flags):
 // CHECK:       @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 // CHECK-NEXT:  def tsjit_matmul_nt_f32_parallel(a, b, c):
 // CHECK:           for t in prange(chunks):
-// CHECK:               tsjit_matmul_chunk(lo, hi, a, b, True, work)
+// CHECK:               tsjit_matmul_chunk(lo, hi, a, b, True, work, bias, ACCUMULATE)
 // CHECK:       def tsjit_matmul_nt_f32_serial(a, b, c):
 // CHECK:           for t in range(chunks):
-// CHECK:       def tsjit_matmul_nt_f32_rows(lo, hi, a, b, c):
+// CHECK:       def tsjit_matmul_nt_f32_rows(lo, hi, a, b, bias, c):
 // CHECK:       def tsjit_matmul_nt_f32(a, b, c):
-// CHECK:               run_in_chunks(tsjit_matmul_nt_f32_rows, 0, panels, (a, b, work))
+// CHECK:               run_in_chunks(tsjit_matmul_nt_f32_rows, 0, panels, (a, b, bias, work))
 // CHECK:       # ==== main module ====
 // CHECK:       from tsjit_[[LIB]] import tsjit_matmul_nt_f32, tsjit_matmul_nt_f32_parallel, tsjit_matmul_nt_f32_serial
 // CHECK:       def mm_parallel(x, w, out):
