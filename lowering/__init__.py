@@ -21,6 +21,7 @@ PASSES: dict[str, str] = {
     "linalg-hoist-row-contractions": (
         "lowering.linalg_hoist_row_contractions:LinalgHoistRowContractionsPass"
     ),
+    "linalg-accumulate-sums": "lowering.linalg_accumulate_sums:LinalgAccumulateSumsPass",
     "linalg-bufferize": "lowering.linalg_bufferize:LinalgBufferizePass",
     "convert-linalg-to-parallel-loops": (
         "lowering.linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass"
