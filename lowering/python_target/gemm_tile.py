@@ -66,6 +66,14 @@ class _Emitter:
             module, f"llvm.masked.store.{name}.p0", ir.VoidType(), [vec, pointer, I32, mask]
         )
         self.align = ir.Constant(I32, 4 if suffix == "f32" else 8)
+        scalar_pointer = element.as_pointer()
+        self.compress_store = self._declare(
+            module, f"llvm.masked.compressstore.{name}", ir.VoidType(), [vec, scalar_pointer, mask]
+        )
+        self.expand_load = self._declare(
+            module, f"llvm.masked.expandload.{name}", vec, [scalar_pointer, mask, vec]
+        )
+        self.ctpop = self._declare(module, "llvm.ctpop.i64", I64, [I64])
 
     @staticmethod
     def _declare(module: ir.Module, name: str, result: ir.Type, args: list[ir.Type]) -> ir.Function:
@@ -90,6 +98,14 @@ class _Emitter:
         zeros = ir.Constant(ir.VectorType(I32, self.lanes), None)
         return self.builder.shuffle_vector(first, undef, zeros)
 
+    def bit_mask(self, bits: ir.Value, start: int) -> ir.Value:
+        """Lanes whose bit `start + lane` of the int64 `bits` is set."""
+        shifts = ir.Constant(ir.VectorType(I64, self.lanes), [start + i for i in range(self.lanes)])
+        vector = self.builder.lshr(self.splat(bits, ir.VectorType(I64, self.lanes)), shifts)
+        ones = ir.Constant(ir.VectorType(I64, self.lanes), [1] * self.lanes)
+        zeros = ir.Constant(ir.VectorType(I64, self.lanes), None)
+        return self.builder.icmp_signed("!=", self.builder.and_(vector, ones), zeros)
+
     def lane_mask(self, cols: ir.Value, start: int) -> ir.Value:
         """Lanes `start + lane < cols`."""
         lanes = ir.Constant(ir.VectorType(I64, self.lanes), [start + i for i in range(self.lanes)])
@@ -105,14 +121,21 @@ ACCUMULATE, RELU, ROW_BIAS, COLUMN_BIAS = 1, 2, 4, 8
 """The flags of a tile's stores (module docstring)."""
 
 
-def tile_intrinsic(tile_rows: int, tile_cols: int):  # type: ignore[no-untyped-def]
+def tile_intrinsic(tile_rows: int, tile_cols: int, compressed: bool = False):  # type: ignore[no-untyped-def]
     """The intrinsic of the module docstring for tiles of `tile_rows` x `tile_cols` (ROWS x
     COLS there). Rows run in groups that keep at most `ACCUMULATORS` vector sums in registers
-    (float64 tiles take two passes over k where float32 ones take one)."""
+    (float64 tiles take two passes over k where float32 ones take one).
+
+    `compressed`: `finish` has a fourth entry, `valid`, an int64 whose bit q says whether
+    column q of the tile is stored (zero from bit `cols` on); D's row r holds only the valid
+    columns, in order (a row of D gets the valid ones of the tile's columns packed
+    together: `llvm.masked.compressstore`; ACCUMULATE and COLUMN_BIAS read D and B likewise).
+    """
+    entries = 4 if compressed else 3
 
     @intrinsic
     def tile(ctx, s, s_at, s_ldr, s_ldk, v, v_at, koff, k0, kc, d, d_at, d_ld, rows, cols, finish):  # type: ignore[no-untyped-def]  # noqa: ARG001
-        if not isinstance(finish, types.BaseTuple) or len(finish) != 3:
+        if not isinstance(finish, types.BaseTuple) or len(finish) != entries:
             return None
         bias = finish[0]
         arrays = (s, v, d, bias)
@@ -127,7 +150,7 @@ def tile_intrinsic(tile_rows: int, tile_cols: int):  # type: ignore[no-untyped-d
         signature = types.none(*operands, finish)
 
         def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
-            _emit_tile(context, builder, sig, args, tile_rows, tile_cols // lanes)
+            _emit_tile(context, builder, sig, args, tile_rows, tile_cols // lanes, compressed)
             return context.get_dummy_value()
 
         return signature, codegen
@@ -148,14 +171,14 @@ def int64_indices(context, builder, arg_types, args):  # type: ignore[no-untyped
     ]
 
 
-def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> None:  # type: ignore[no-untyped-def]
+def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int, compressed: bool) -> None:  # type: ignore[no-untyped-def]
     mark_wide(builder.function)
     args = int64_indices(context, builder, sig.args, args)
     s_v, s_at_v, s_ldr_v, s_ldk_v, v_v, v_at_v, koff_v, k0_v, kc_v = args[:9]
     d_v, d_at_v, d_ld_v, rows_v, cols_v = args[9:14]
     finish_type = sig.args[14]
     finish = cgutils.unpack_tuple(builder, args[14])
-    bias_v, b_at_v, flags_v = int64_indices(context, builder, finish_type, finish)
+    bias_v, b_at_v, flags_v, *valid = int64_indices(context, builder, finish_type, finish)
     element, suffix = ELEMENTS[sig.args[0].dtype]
     lanes = VECTOR_BYTES // (sig.args[0].dtype.bitwidth // 8)
     emit = _Emitter(builder, element, suffix, lanes)
@@ -166,6 +189,15 @@ def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> Non
     b_data = builder.gep(_data(context, builder, finish_type[0], bias_v), [b_at_v])
     last = builder.sub(rows_v, emit.index(1))
     masks = [emit.lane_mask(cols_v, n * lanes) for n in range(vectors)]
+    store_masks, offsets = masks, [emit.index(n * lanes) for n in range(vectors)]
+    if compressed:
+        store_masks = [
+            builder.and_(m, emit.bit_mask(valid[0], n * lanes)) for n, m in enumerate(masks)
+        ]
+        before = [
+            builder.and_(valid[0], emit.index((1 << (n * lanes)) - 1)) for n in range(vectors)
+        ]
+        offsets = [builder.call(emit.ctpop, [bits]) for bits in before]
     zero = ir.Constant(emit.vec, None)
     group = max(1, ACCUMULATORS // vectors)
     for first in range(0, tile_rows, group):
@@ -198,17 +230,32 @@ def _emit_tile(context, builder, sig, args, tile_rows: int, vectors: int) -> Non
             with builder.if_then(builder.icmp_signed("<", emit.index(r), rows_v)):
                 d_row = builder.gep(d_data, [builder.mul(emit.index(r), d_ld_v)])
                 for n in range(vectors):
-                    pointer = emit.vector_at(d_row, emit.index(n * lanes))
-                    bias = emit.vector_at(b_data, emit.index(n * lanes))
-                    stores = _Stores(emit, flags_v, masks[n])
+                    pointer = builder.gep(d_row, [offsets[n]])
+                    bias = builder.gep(b_data, [offsets[n]])
+                    stores = _Stores(emit, flags_v, store_masks[n], compressed)
                     stores.finish(sums[r][n], pointer, bias, builder.gep(b_data, [emit.index(r)]))
 
 
 class _Stores:
     """The stores of a tile's sums as `flags` say (module docstring), under lane `mask`."""
 
-    def __init__(self, emit: _Emitter, flags: ir.Value, mask: ir.Value) -> None:
-        self.emit, self.flags, self.mask = emit, flags, mask
+    def __init__(self, emit: _Emitter, flags: ir.Value, mask: ir.Value, compressed: bool) -> None:
+        self.emit, self.flags, self.mask, self.compressed = emit, flags, mask, compressed
+
+    def load(self, pointer: ir.Value) -> ir.Value:
+        """The vector at element `pointer` (its lanes packed when compressed)."""
+        emit = self.emit
+        if self.compressed:
+            zero = ir.Constant(emit.vec, None)
+            return emit.builder.call(emit.expand_load, [pointer, self.mask, zero])
+        return emit.load(emit.vector_at(pointer, emit.index(0)), self.mask)
+
+    def store(self, value: ir.Value, pointer: ir.Value) -> None:
+        emit = self.emit
+        if self.compressed:
+            emit.builder.call(emit.compress_store, [value, pointer, self.mask])
+        else:
+            emit.store(value, emit.vector_at(pointer, emit.index(0)), self.mask)
 
     def when(self, flag: int):  # type: ignore[no-untyped-def]
         builder = self.emit.builder
@@ -219,23 +266,24 @@ class _Stores:
         self, total: ir.Value, pointer: ir.Value, bias: ir.Value, row_bias: ir.Value
     ) -> None:
         """D = relu?(D? + total + row_bias? + bias?): `total` is the slot of the sum, `pointer`
-        D's vector, `bias` the column bias's vector, `row_bias` the row bias's scalar."""
+        D's vector, `bias` the column bias's vector, `row_bias` the row bias's scalar (element
+        pointers)."""
         emit, builder = self.emit, self.emit.builder
         with self.when(ACCUMULATE):
-            old = emit.load(pointer, self.mask)
+            old = self.load(pointer)
             builder.store(builder.fadd(old, builder.load(total)), total)
         with self.when(ROW_BIAS):
             scalar = emit.splat(builder.load(row_bias), emit.vec)
             builder.store(builder.fadd(builder.load(total), scalar), total)
         with self.when(COLUMN_BIAS):
-            vector = emit.load(bias, self.mask)
+            vector = self.load(bias)
             builder.store(builder.fadd(builder.load(total), vector), total)
         with self.when(RELU):
             value = builder.load(total)
             zero = ir.Constant(emit.vec, None)
             above = builder.fcmp_unordered(">", value, zero)
             builder.store(builder.select(above, value, zero), total)
-        emit.store(builder.load(total), pointer, self.mask)
+        self.store(builder.load(total), pointer)
 
 
 GEMM_ROWS, GEMM_COLS = 8, 48
@@ -245,6 +293,9 @@ on W4's [256, 1024] x [1024, 1024]: 3.5 ms, torch 3.65 ms, 1 thread)."""
 
 CONV_ROWS, CONV_COLS = 8, 32
 conv_tile = tile_intrinsic(CONV_ROWS, CONV_COLS)
+conv_rows_tile = tile_intrinsic(CONV_ROWS, CONV_COLS, compressed=True)
+"""The convolution tile over several output rows at once (`compressed`: the columns past each
+output row's end are computed and dropped)."""
 """The convolution tile: output rows are often 24 to 64 wide, which 32 columns waste less of."""
 
 

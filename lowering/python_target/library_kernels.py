@@ -28,7 +28,7 @@ from pathlib import Path
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
     ACCUMULATE, COLUMN_BIAS, CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, RELU, ROW_BIAS,
-    conv_tile, gemm_tile, never_inline, transpose_block,
+    conv_rows_tile, conv_tile, gemm_tile, never_inline, transpose_block,
 )
 
 # The parallel variants split their work in this many chunks (numba's get_num_threads() would
@@ -130,6 +130,9 @@ def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw, bias, flags):
             for v in range(kw):
                 k = (c * kh + u) * kw + v
                 koff[k] = c * xs[1] + u * dh * xs[2] + v * dw * xs[3] if direct else k * ow
+    if direct and sh == 1 and outs[2] == ow and xs[2] < -(-ow // CONV_COLS) * CONV_COLS:
+        tsjit_conv2d_runs(lo, hi, weights, x, xs[0], xs[2], koff, out, outs, bias, flags)
+        return
     windows = np.empty((1, 1, 1, 0 if direct else k_size * ow), dtype=x.dtype)
     for row in range(lo, hi):
         image, y = row // oh, row % oh
@@ -145,6 +148,44 @@ def tsjit_conv2d_rows(lo, hi, x, w, out, sh, sw, dh, dw, bias, flags):
                     for z in range(ow):
                         windows[0, 0, 0, at + z] = x[image, c, y * sh + u * dh, z * sw + v * dw]
         tsjit_conv2d_tiles(weights, windows, 0, koff, out, d_at, outs[1], bias, flags)
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_conv2d_runs(lo, hi, weights, x, image_ld, pitch, koff, out, outs, bias, flags):
+    """Output rows lo..hi of a conv of unit strides over rows shorter than a tile, as runs of
+    the flat pixel index p = y * pitch + z (pitch: x's row stride), whose input pixels are
+    x[image_ld * image + p + koff[k]]: tiles of CONV_COLS p's, the columns z >= ow computed and
+    dropped (the compressed stores of conv_rows_tile); out's rows dense (outs[2] == ow)."""
+    never_inline()
+    out_channels, oh, ow = out.shape[1], out.shape[2], out.shape[3]
+    k_size = koff.size
+    row = lo
+    while row < hi:
+        image, y = row // oh, row % oh
+        y_end = min(oh, y + hi - row)
+        end = (y_end - 1) * pitch + ow
+        for p in range(y * pitch, end, CONV_COLS):
+            cols = min(CONV_COLS, end - p)
+            valid, z = 0, p % pitch
+            for q in range(cols):
+                if z < ow:
+                    valid |= 1 << q
+                z = z + 1 if z + 1 < pitch else 0
+            d_at = image * outs[0] + (p // pitch) * ow + min(p % pitch, ow)
+            for o in range(0, out_channels, CONV_ROWS):
+                rows = min(CONV_ROWS, out_channels - o)
+                s_at, at = o * k_size, d_at + o * outs[1]
+                if rows == CONV_ROWS and cols == CONV_COLS:  # constant sizes: no masks
+                    conv_rows_tile(
+                        weights, s_at, k_size, 1, x, image * image_ld + p, koff, 0, k_size,
+                        out, at, outs[1], CONV_ROWS, CONV_COLS, (bias, o, flags, valid),
+                    )
+                else:
+                    conv_rows_tile(
+                        weights, s_at, k_size, 1, x, image * image_ld + p, koff, 0, k_size,
+                        out, at, outs[1], rows, cols, (bias, o, flags, valid),
+                    )
+        row += y_end - y
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)

@@ -4,6 +4,9 @@ packed right operands, and the conv's in-place and copied-window paths."""
 
 from __future__ import annotations
 
+import itertools
+import sys
+
 import numpy as np
 import pytest
 from xdsl.dialects import func
@@ -11,7 +14,7 @@ from xdsl.dialects.builtin import StringAttr
 
 from lowering.jit import load_module
 from lowering.linalg_to_library_calls import LIBRARY_ATTR
-from lowering.python_target.gemm_tile import GEMM_COLS
+from lowering.python_target.gemm_tile import ACCUMULATE, GEMM_COLS
 from lowering.python_target.shared_modules import library_module
 
 
@@ -173,3 +176,19 @@ def test_conv2d_that_overwrites_the_output(kernels: Kernels, suffix: str) -> Non
     operands = () if bias is None else (bias,)
     getattr(kernels, f"tsjit_conv2d{suffix}_f32")(x, w, *operands, out, 1, 1, 1, 1)
     close(out, expected)
+
+
+def test_conv2d_runs_of_output_rows_in_any_chunks(kernels: Kernels) -> None:
+    """Rows shorter than a tile (ow 6 of pitch 9) run as flat runs of several output rows;
+    chunks of rows that start and end inside images give the whole result."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 2, 9, 9), dtype=np.float32)
+    w = rng.standard_normal((10, 2, 4, 4), dtype=np.float32)
+    expected = conv_reference(x, w, (1, 1), (1, 1)) + 1
+    module = sys.modules[kernels.tsjit_conv2d_f32.__module__]
+    for chunks in ([0, 18], [0, 4, 11, 13, 18]):
+        out = np.ones(expected.shape, dtype=np.float32)
+        bias = np.empty(0, dtype=np.float32)
+        for lo, hi in itertools.pairwise(chunks):
+            module.tsjit_conv2d_rows(lo, hi, x, w, out, 1, 1, 1, 1, bias, ACCUMULATE)
+        close(out, expected)
