@@ -67,6 +67,8 @@ def match_finish(op: GenericOp, inputs: Sequence[SSAValue]) -> Finish | None:
         return None
     suffix = "_set" if bias is ZEROS else "_bias"
     bias_value = None if bias is ZEROS else bias
+    if bias_value is not None and storage(bias_value) == out:
+        return None
     finish = Finish(suffix, bias_value, out, (init,))  # type: ignore[arg-type]
     epilogue = neighbour(op, before=False)
     if not isinstance(epilogue, GenericOp) or {u.operation for u in out.uses} != {

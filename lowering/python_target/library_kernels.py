@@ -15,9 +15,14 @@ The core is a tile of the result in vector registers, written as LLVM IR
 - **conv2d** (NCHW): work items are output rows `(image, y)`. For a unit column stride the
   input pixels an output row needs are, for each `(c, u, v)` of the window, a contiguous run
   of the input row: `gemm_tile` reads them in place (`koff` holds each window offset), with
-  the weights `[o, c*u*v]` as the scalar operand: no im2col matrix. Other strides copy the
-  windows of one output row into a `[c*u*v, ow]` block first.
-Accumulation starts from `c` / `out`, which may hold a bias or zeros.
+  the weights `[o, c*u*v]` as the scalar operand: no im2col matrix. Output rows shorter than
+  a tile (W6c's 20 of 32 columns) run several at once when both strides are 1: tiles of the
+  flat pixel index `y * pitch + z` (pitch: the input's row stride), the columns past each
+  row's end computed and dropped by compressed stores (`conv_rows_tile`). Other strides copy
+  the windows of one output row into a `[c*u*v, ow]` block first.
+Each kernel accumulates into `c` / `out` (`matmul_nt`), or overwrites it (`matmul_nt_set`),
+adds a bias (`_bias`) and applies a relu (`_relu`) as its tiles store their sums
+(`lowering/library_call_finish.py` picks the kernel).
 """
 
 from __future__ import annotations
