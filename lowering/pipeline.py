@@ -60,7 +60,6 @@ def make_context() -> Context:
 def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     """The passes that produce `stage` from the stage before it."""
     from lowering.expand_math import ExpandMathPass
-    from lowering.linalg_accumulate_sums import LinalgAccumulateSumsPass
     from lowering.linalg_bufferize import LinalgBufferizePass
     from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
     from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass
@@ -86,7 +85,6 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             CanonicalizePass(),
             CommonSubexpressionElimination(),
             LinalgHoistRowContractionsPass(),
-            LinalgAccumulateSumsPass(),
             LinalgFuseElementwisePass(),
             CommonSubexpressionElimination(),
         ],
