@@ -412,28 +412,54 @@ PACK_NT = (("operand", "b.T (b: [n, k])"), ("sizes", "b.shape[1], b.shape[0]"))
 PACK_NT += (("transposed", "True"),)
 
 
-def library_kernels() -> dict[str, Kernel]:
+OPERATIONS = {
+    "matmul_nt": (MATMUL, MATMUL_ROWS, NT, "c", "COLUMN_BIAS"),
+    "matmul_nn": (MATMUL, MATMUL_ROWS, NN, "c", "COLUMN_BIAS"),
+    "matmul_packed": (MATMUL_PACKED, MATMUL_PACKED_ROWS, PACKED, "c", "COLUMN_BIAS"),
+    "conv2d": (CONV2D, CONV2D_ROWS, (), "out", "ROW_BIAS"),
+}
+"""The operations with finishes: templates, fields, output parameter, bias axis."""
+
+
+def library_kernels() -> tuple[dict[str, Kernel], dict[str, tuple[str, ...]]]:
+    """The kernels by name, and the kernels of each one's module (`module_sources`)."""
     kernels = {
         "pack_nn": Kernel(PACK, PACK_ROWS, PACK_NN),
         "pack_nt": Kernel(PACK, PACK_ROWS, PACK_NT),
     }
-    for suffix, finish in finishes("c", "COLUMN_BIAS").items():
-        kernels["matmul_nt" + suffix] = Kernel(MATMUL, MATMUL_ROWS, NT + finish)
-        kernels["matmul_nn" + suffix] = Kernel(MATMUL, MATMUL_ROWS, NN + finish)
-        kernels["matmul_packed" + suffix] = Kernel(
-            MATMUL_PACKED, MATMUL_PACKED_ROWS, PACKED + finish
-        )
-    for suffix, finish in finishes("out", "ROW_BIAS").items():
-        kernels["conv2d" + suffix] = Kernel(CONV2D, CONV2D_ROWS, finish)
-    return kernels
+    families = {"pack_nn": ("pack_nn",), "pack_nt": ("pack_nt",)}
+    for operation, (template, rows, fields, output, axis) in OPERATIONS.items():
+        members = []
+        for suffix, finish in finishes(output, axis).items():
+            kernels[operation + suffix] = Kernel(template, rows, fields + finish)
+            members.append(operation + suffix)
+        families |= dict.fromkeys(members, tuple(members))
+    return kernels, families
 
 
-LIBRARY_KERNELS: dict[str, Kernel] = library_kernels()
+LIBRARY_KERNELS, FAMILIES = library_kernels()
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses: `matmul_nt`,
 `matmul_nn`, `matmul_packed` and `conv2d` accumulate into their output; `<kernel>_set`
 overwrite it, `<kernel>_bias` overwrite it with the result plus a bias vector (along a
 matmul's columns, a convolution's channels), `<kernel>_set_relu` and `<kernel>_bias_relu`
 then apply a relu; `pack_nn` and `pack_nt` pack `matmul_packed`'s right operand."""
+
+
+def module_sources(name: str, kind: str) -> list[str]:
+    """The kernels of the library module of kernel `kind` named `name` (`tsjit_matmul_nt_f32`):
+    the parallel and serial variants and the dispatcher of `kind` and of every other finish of
+    its operation, in one order. One module per operation, whichever finishes a program
+    calls: numba compiles a function when it is first called, so the helpers the finishes
+    share compile once, not once per finish."""
+    prefix, _, rest = name.partition(kind)
+    sources = []
+    for member in FAMILIES[kind]:
+        member_name = prefix + member + rest
+        kernel = LIBRARY_KERNELS[member]
+        sources.append(kernel.source(f"{member_name}_parallel", parallel=True))
+        sources.append(kernel.source(f"{member_name}_serial", parallel=False))
+        sources.append(kernel.dispatcher_source(member_name))
+    return sources
 
 
 def tile_source_stamp() -> str:

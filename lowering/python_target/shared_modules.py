@@ -25,7 +25,7 @@ from lowering.linalg_to_library_calls import library_kernel
 from lowering.program_text import module_name
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, sanitize
-from lowering.python_target.library_kernels import LIBRARY_HELPERS, LIBRARY_KERNELS
+from lowering.python_target.library_kernels import LIBRARY_HELPERS, module_sources
 from lowering.python_target.tables import HEADER, HELPERS, LIBRARY_HEADER
 
 OUTLINED = "tsjit.outlined"  # the attribute `scf-outline-kernels` gives its kernels
@@ -50,20 +50,13 @@ class SharedModule:
 
 
 def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule:
-    """The module of one library kernel; `names` are the importer's (dispatcher, parallel,
-    serial) names for it. numba functions call the parallel or the serial variant; plain
-    Python calls the dispatcher, which runs the row-range variant on threads."""
-    kind = library_kernel(op)
-    kernel = LIBRARY_KERNELS[kind]
+    """The module of one library kernel (and of the other finishes of its operation, see
+    `module_sources`); `names` are the importer's (dispatcher, parallel, serial) names for it.
+    numba functions call the parallel or the serial variant; plain Python calls the
+    dispatcher, which runs the row-range variant on threads."""
     base = sanitize(op.sym_name.data)
-    parts = [
-        LIBRARY_HEADER,
-        CHUNK_IMPORT,
-        LIBRARY_HELPERS,
-        kernel.source(f"{base}_parallel", parallel=True),
-        kernel.source(f"{base}_serial", parallel=False),
-        kernel.dispatcher_source(base),
-    ]
+    kernels = module_sources(base, library_kernel(op))
+    parts = [LIBRARY_HEADER, CHUNK_IMPORT, LIBRARY_HELPERS, *kernels]
     own = (base, f"{base}_parallel", f"{base}_serial")
     return SharedModule("\n\n".join(parts), tuple(zip(own, names)))
 
