@@ -180,16 +180,10 @@ def tsjit_conv2d_runs(lo, hi, weights, x, image_ld, pitch, koff, out, outs, bias
             for o in range(0, out_channels, CONV_ROWS):
                 rows = min(CONV_ROWS, out_channels - o)
                 s_at, at = o * k_size, d_at + o * outs[1]
-                if rows == CONV_ROWS and cols == CONV_COLS:  # constant sizes: no masks
-                    conv_rows_tile(
-                        weights, s_at, k_size, 1, x, image * image_ld + p, koff, 0, k_size,
-                        out, at, outs[1], CONV_ROWS, CONV_COLS, (bias, o, flags, valid),
-                    )
-                else:
-                    conv_rows_tile(
-                        weights, s_at, k_size, 1, x, image * image_ld + p, koff, 0, k_size,
-                        out, at, outs[1], rows, cols, (bias, o, flags, valid),
-                    )
+                conv_rows_tile(  # one call site: each one compiles the tile (seconds)
+                    weights, s_at, k_size, 1, x, image * image_ld + p, koff, 0, k_size,
+                    out, at, outs[1], rows, cols, (bias, o, flags, valid),
+                )
         row += y_end - y
 
 
