@@ -73,6 +73,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 
 from lowering.buffer_storage import ANY, VIEWS, storage
 from lowering.library_call_finish import Finish, match_finish
@@ -363,20 +364,33 @@ def defining_op(value: SSAValue) -> Operation:
 
 
 def written_in(loop: Operation) -> set[object]:
-    """The storage `loop` may write: linalg outputs, copy destinations, and every memref
-    operand of any op that is not a load, a dim or a view (a call may write what it gets)."""
+    """The storage `loop` may write: linalg outputs, copy destinations, the last memref
+    operand of a library kernel call (its output: kernels write nothing else), and every
+    memref operand of any other op that is not a load, a dim or a view (a call may write
+    what it gets)."""
     written: set[object] = set()
     for inner in loop.walk():
         if inner is loop or isinstance(inner, (memref.LoadOp, memref.DimOp, *VIEWS)):
             continue
+        memrefs = [v for v in inner.operands if isinstance(v.type, MemRefType)]
         if isinstance(inner, GenericOp):
             targets: Sequence[SSAValue] = inner.outputs
         elif isinstance(inner, memref.CopyOp):
             targets = [inner.destination]
+        elif is_library_call(inner) and memrefs:
+            targets = memrefs[-1:]
         else:
-            targets = [v for v in inner.operands if isinstance(v.type, MemRefType)]
+            targets = memrefs
         written |= {storage(v) for v in targets}
     return written
+
+
+def is_library_call(op: Operation) -> bool:
+    """A `func.call` of a library kernel's declaration (made by this pass)."""
+    if not isinstance(op, func.CallOp):
+        return False
+    callee = SymbolTable.lookup_symbol(op, op.callee)
+    return callee is not None and is_library_declaration(callee)
 
 
 def is_library_declaration(op: Operation) -> bool:

@@ -152,3 +152,37 @@ func.func @matmul$accumulate(%a: memref<?x?xf32>, %bm: memref<?x?xf32>, %arg: me
   }
   func.return
 }
+
+// An RNN step: the bias in front of x @ w, then h @ u added: the first call reads the bias
+// (a function argument) but writes only its output, so u (another argument) is still
+// invariant in the loop and packed once in front of it.
+// CHECK-LABEL: func.func @rnn$bias_then_packed
+// CHECK:         func.call @tsjit.pack_nn_f32(%w, %[[PW:.*]]) :
+// CHECK:         func.call @tsjit.pack_nn_f32(%u, %[[PU:.*]]) :
+// CHECK:         scf.for
+// CHECK:           func.call @tsjit.matmul_packed_bias_f32(%x, %[[PW]], %b, %[[OUT:[a-z0-9_]+]])
+// CHECK-NEXT:      func.call @tsjit.matmul_packed_f32(%h, %[[PU]], %[[OUT]])
+func.func @rnn$bias_then_packed(%x: memref<?x?xf32>, %w: memref<?x?xf32>, %u: memref<?x?xf32>, %b: memref<?xf32>, %h: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %n step %c1 {
+    %out = memref.alloc(%n, %n) : memref<?x?xf32>
+    linalg.generic {indexing_maps = [#col, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%p: f32, %q: f32, %acc: f32):
+      %m = arith.mulf %p, %q : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %u : memref<?x?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+    ^bb0(%p: f32, %q: f32, %acc: f32):
+      %m = arith.mulf %p, %q : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  func.return
+}
