@@ -65,6 +65,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass
     from lowering.linalg_to_library_calls import ConvertLinalgToLibraryCallsPass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
+    from lowering.memref_row_views import MemrefRowViewsPass
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
     from lowering.scf_outline_kernels import ScfOutlineKernelsPass
     from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
@@ -91,6 +92,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
         Stage.MEMREF: [LinalgBufferizePass()],
         Stage.LOOPS: [
             ConvertLinalgToLibraryCallsPass(),
+            MemrefRowViewsPass(),
             ConvertLinalgToParallelLoopsPass(),
             ExpandMathPass(),
             CanonicalizePass(),

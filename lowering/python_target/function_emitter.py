@@ -320,6 +320,44 @@ class FunctionEmitter:
     def emit_memref_cast(self, op: memref.CastOp) -> None:
         self.names[op.dest] = self.names[op.source]
 
+    def emit_memref_subview(self, op: memref.SubviewOp) -> None:
+        """A numpy view: `x[i]` for leading dropped unit dims and whole other dims (a C array
+        for numba, like its source), else slices `x[i, a:a + n, ...]`."""
+        source = op.source
+        assert isinstance(source.type, MemRefType) and isinstance(op.result.type, MemRefType)
+        offsets = self.index_list(op.static_offsets.get_values(), op.offsets)
+        sizes = self.index_list(op.static_sizes.get_values(), op.sizes)
+        if any(stride != 1 for stride in op.static_strides.get_values()):
+            raise PythonEmitError("python target: memref.subview with strides")
+        dropped = source.type.get_num_dims() - op.result.type.get_num_dims()
+        if any(size != 1 for size in op.static_sizes.get_values()[:dropped]):
+            raise PythonEmitError("python target: memref.subview drops a dim that is not first")
+        kept = range(dropped, len(sizes))
+        if all(offsets[d] == "0" and self.is_whole_dim(op, d) for d in kept):
+            view = subscript(self.names[source], offsets[:dropped])
+        else:
+            ranges = [f"{offsets[d]}:{offsets[d]} + {sizes[d]}" for d in kept]
+            view = subscript(self.names[source], [*offsets[:dropped], *ranges])
+        self.line(f"{self.define(op.result)} = {view}")
+
+    def index_list(self, static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[str]:
+        values = iter(self.uses(dynamic))
+        return [next(values) if v == builtin.DYNAMIC_INDEX else str(v) for v in static]
+
+    @staticmethod
+    def is_whole_dim(op: memref.SubviewOp, dim: int) -> bool:
+        """Size `dim` of the subview is its source's: static and equal, or its `memref.dim`."""
+        size = op.static_sizes.get_values()[dim]
+        source_size = op.source.type.get_shape()[dim]  # type: ignore[union-attr]
+        if size != builtin.DYNAMIC_INDEX:
+            return size == source_size
+        position = sum(1 for s in op.static_sizes.get_values()[:dim] if s == builtin.DYNAMIC_INDEX)
+        dim_op = op.sizes[position].owner
+        if not isinstance(dim_op, memref.DimOp) or dim_op.source is not op.source:
+            return False
+        index = dim_op.index.owner
+        return isinstance(index, arith.ConstantOp) and index.value.value.data == dim  # type: ignore[union-attr]
+
     def emit_memref_dealloc(self, op: memref.DeallocOp) -> None:
         """numpy buffers are garbage collected: nothing to emit."""
 
