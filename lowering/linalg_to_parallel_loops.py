@@ -21,6 +21,9 @@ reduction dim. Carrying the accumulator in `iter_args` lets numba vectorize the 
 An output whose map uses a sequential dim is stored inside the innermost `scf.for` instead
 (softmax's `exp(x - max)`, written next to the sum of the same values).
 Ops with no parallel dims get only the `scf.for` nest; ops with no loops only the body.
+A reduction over outer dims whose innermost dim is parallel and contiguous (`x.sum(0)`) runs
+the other way round, the reduced dims outside a loop over a block of that dim
+(`lowering/outer_reduction_loops.py`).
 Loop bounds are `arith.constant`s for static sizes and `memref.dim` of an operand otherwise.
 Named ops, `linalg.transpose`, `linalg.broadcast` and `linalg.reduce` are first rewritten to
 `linalg.generic`.
@@ -387,7 +390,12 @@ class ConvertGenericOp(RewritePattern):
             raise fail(op, "it works on tensors; run linalg-bufferize first")
         if any(m.data.num_symbols for m in op.indexing_maps):
             raise fail(op, "indexing maps with symbols are not supported")
-        GenericLowering(op, rewriter).lower()
+        from lowering.outer_reduction_loops import OuterReductionLowering, reduces_outer_dims
+
+        if reduces_outer_dims(op):
+            OuterReductionLowering(op, rewriter).lower()
+        else:
+            GenericLowering(op, rewriter).lower()
 
 
 # ---- the pass ----

@@ -11,6 +11,7 @@ from xdsl.dialects import arith, builtin, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
+from lowering.outer_reduction_loops import NONNEGATIVE_LOOP
 from lowering.python_target.tables import (
     CASTS,
     DECORATOR,
@@ -86,6 +87,10 @@ class FunctionEmitter:
     chunk_range: tuple[str, str] | None = None
     chunk_names: list[str] = field(default_factory=list[str])
     arg_names: list[str] = field(default_factory=list[str])
+    # Induction variables of loops marked NONNEGATIVE_LOOP -> their unsigned twin, which
+    # memref indexing uses: numba wraps a signed index that may be negative, and that select
+    # keeps LLVM from vectorizing a loop whose lower bound it cannot see is >= 0.
+    unsigned_indices: dict[SSAValue, str] = field(default_factory=dict[SSAValue, str])
 
     # -- names and lines --
 
@@ -213,7 +218,12 @@ class FunctionEmitter:
         self.names.update(zip(block.args[1:], carried))
         self.assign(carried, self.uses(op.iter_args))
         bounds = loop_bounds(self.names[op.lb], self.names[op.ub], self.names[op.step])
-        self.line(f"for {self.define(block.args[0])} in range({bounds}):")
+        iv = self.define(block.args[0])
+        self.line(f"for {iv} in range({bounds}):")
+        if NONNEGATIVE_LOOP in op.attributes and not self.plain:
+            twin = self.fresh(f"{iv}_index")
+            self.line(f"    {twin} = np.uint64({iv})")
+            self.unsigned_indices[block.args[0]] = twin
         self.emit_region_body(block, carried)
 
     def emit_scf_if(self, op: scf.IfOp) -> None:
@@ -293,12 +303,15 @@ class FunctionEmitter:
         self.line(f"{self.define(op.result)} = {array}.shape[{dim}]")
 
     def emit_memref_load(self, op: memref.LoadOp) -> None:
-        source = subscript(self.names[op.memref], self.uses(op.indices))
+        source = subscript(self.names[op.memref], self.index_uses(op.indices))
         self.line(f"{self.define(op.res)} = {source}")
 
     def emit_memref_store(self, op: memref.StoreOp) -> None:
-        target = subscript(self.names[op.memref], self.uses(op.indices))
+        target = subscript(self.names[op.memref], self.index_uses(op.indices))
         self.line(f"{target} = {self.names[op.value]}")
+
+    def index_uses(self, indices: Iterable[SSAValue]) -> list[str]:
+        return [self.unsigned_indices.get(v) or self.names[v] for v in indices]
 
     def emit_memref_copy(self, op: memref.CopyOp) -> None:
         """Loops: numba compiles `dst[...] = src` in 2 s, and these loops in 0.1 s (plain

@@ -28,20 +28,27 @@ func.func @generic$broadcast(%x: memref<?x4xf32>, %b: memref<4xf32>, %out: memre
 
 // -----
 
-// A reduction dim before the parallel one: the parallel dim goes outside; the output element
-// is read once, carried through iter_args and stored once.
+// A reduction dim before the parallel one, which is the last index of every operand: the
+// reduced dim goes outside a loop over a block of 256 columns (contiguous, so it vectorizes;
+// unsigned indices: `tsjit.nonnegative_loop`), the blocks run in parallel, and each output
+// element is read and written at every step (in L1), folding the rows in their order.
 
 // CHECK-LABEL: func.func @generic$reduction_first
 // CHECK-SAME:    (%[[X:.*]]: memref<?x4xf32>, %[[OUT:.*]]: memref<4xf32>)
+// CHECK:         %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %[[WIDTH:.*]] : index
 // CHECK:         "scf.parallel"
-// CHECK-NEXT:    ^{{.*}}(%[[J:.*]]: index):
-// CHECK-NEXT:      %[[INIT:.*]] = memref.load %[[OUT]][%[[J]]] : memref<4xf32>
-// CHECK-NEXT:      %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
-// CHECK-NEXT:        %[[A:.*]] = memref.load %[[X]][%[[I]], %[[J]]] : memref<?x4xf32>
-// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[A]], %[[ACC]] : f32
-// CHECK-NEXT:        scf.yield %[[S]] : f32
+// CHECK-NEXT:    ^{{.*}}(%[[B:.*]]: index):
+// CHECK-NEXT:      %[[LO:.*]] = arith.muli %[[B]], %[[WIDTH]] : index
+// CHECK-NEXT:      %[[END:.*]] = arith.addi %[[LO]], %[[WIDTH]] : index
+// CHECK-NEXT:      %[[HI:.*]] = arith.minsi %[[END]], %{{.*}} : index
+// CHECK-NEXT:      scf.for %[[I:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[J:[^ ]*]] = %[[LO]] to %[[HI]] step %{{.*}} {
+// CHECK-NEXT:          %[[A:.*]] = memref.load %[[X]][%[[I]], %[[J]]] : memref<?x4xf32>
+// CHECK-NEXT:          %[[ACC:.*]] = memref.load %[[OUT]][%[[J]]] : memref<4xf32>
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[A]], %[[ACC]] : f32
+// CHECK-NEXT:          memref.store %[[S]], %[[OUT]][%[[J]]] : memref<4xf32>
+// CHECK-NEXT:        } {tsjit.nonnegative_loop}
 // CHECK-NEXT:      }
-// CHECK-NEXT:      memref.store %[[SUM]], %[[OUT]][%[[J]]] : memref<4xf32>
 // CHECK-NEXT:      scf.reduce
 func.func @generic$reduction_first(%x: memref<?x4xf32>, %out: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<?x4xf32>) outs(%out : memref<4xf32>) {
