@@ -34,6 +34,7 @@ PASSES: dict[str, str] = {
     "scf-parallel-loop-fusion": "lowering.scf_parallel_loop_fusion:ScfParallelLoopFusionPass",
     "scf-hoist-invariant-loads": "lowering.scf_hoist_invariant_loads:ScfHoistInvariantLoadsPass",
     "scf-vectorize-reductions": "lowering.scf_vectorize_reductions:ScfVectorizeReductionsPass",
+    "scf-split-reductions": "lowering.scf_split_reductions:ScfSplitReductionsPass",
     "scf-outline-kernels": "lowering.scf_outline_kernels:ScfOutlineKernelsPass",
 }
 """Every project pass, once: its name and where its class lives (`module:Class`)."""

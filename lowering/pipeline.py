@@ -69,6 +69,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
     from lowering.scf_outline_kernels import ScfOutlineKernelsPass
     from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
+    from lowering.scf_split_reductions import ScfSplitReductionsPass
     from lowering.scf_vectorize_reductions import ScfVectorizeReductionsPass
     from lowering.torch_inline import TorchInlinePass
     from lowering.torch_passes import torch_optimization_passes
@@ -100,6 +101,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             ScfParallelLoopFusionPass(),
             ScfHoistInvariantLoadsPass(),
             ScfVectorizeReductionsPass(),
+            ScfSplitReductionsPass(),
             ScfOutlineKernelsPass(),
         ],
     }

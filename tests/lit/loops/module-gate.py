@@ -27,11 +27,11 @@ class Gated(nn.Module):
 # gate's condition is computed in it, the scf.if is a kernel of its own.
 # CHECK-LABEL: func.func @Gated.forward(%self.linear.weight: memref<4x4xf32>, %self.linear.bias: memref<4xf32>, %x: memref<?x4xf32>) -> memref<?x4xf32> attributes {tsjit.host}
 # CHECK:         arith.cmpf ogt
-# CHECK:         func.call @Gated.forward.k2(
+# CHECK:         func.call @Gated.forward.k3(
 # CHECK:         func.return
 # CHECK:       func.func @Gated.forward.k0(
 # CHECK:         "scf.parallel"
-# CHECK:       func.func @Gated.forward.k2(%{{.*}}: i1, {{.*}}) -> memref<?x4xf32> attributes {tsjit.outlined}
+# CHECK:       func.func @Gated.forward.k3(%{{.*}}: i1, {{.*}}) -> memref<?x4xf32> attributes {tsjit.outlined}
 # CHECK:         scf.if %{{.*}} -> (memref<?x4xf32>) {
 # CHECK:           scf.yield
 # CHECK:         } else {
