@@ -37,33 +37,89 @@ def index(value: Any) -> int:
     return int(value.value.data) if hasattr(value, "value") else int(value)
 
 
-def matmul_nt(a: Any, bt: Any, c: Any) -> None:
-    out = view(c)
-    out += view(a) @ view(bt).T
+def matmul_nt(a: np.ndarray, bt: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    return a @ bt.T
 
 
-def matmul_nn(a: Any, b: Any, c: Any) -> None:
-    out = view(c)
-    out += view(a) @ view(b)
+def matmul_nn(a: np.ndarray, b: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    return a @ b
 
 
-def transpose(b: Any, bt: Any) -> None:
-    view(bt)[...] = view(b).T
+def unpacked(packed: np.ndarray, k_size: int, n: int) -> np.ndarray:
+    """b [k, n] from the column panels of `pack_nn` / `pack_nt` ([panels, k, GEMM_COLS])."""
+    from lowering.python_target.gemm_tile import GEMM_COLS
+
+    panels = packed.reshape(-1, k_size, GEMM_COLS)
+    return np.concatenate(list(panels), axis=1)[:, :n]
 
 
-def conv2d(x: Any, w: Any, out: Any, *strides: Any) -> None:
-    sh, sw, dh, dw = (index(s) for s in strides)
-    xs, ws, result = view(x), view(w), view(out)
-    kh, kw = ws.shape[2:]
-    oh, ow = result.shape[2:]
+def matmul_packed(a: np.ndarray, packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    return a @ unpacked(packed, a.shape[1], shape[1])
+
+
+def conv2d(x: np.ndarray, w: np.ndarray, shape: tuple[int, ...], *strides: int) -> np.ndarray:
+    sh, sw, dh, dw = strides
+    kh, kw = w.shape[2:]
+    oh, ow = shape[2:]
+    result = np.zeros(shape, dtype=x.dtype)
     for u in range(kh):
         for v in range(kw):
-            window = xs[:, :, u * dh : u * dh + sh * oh : sh, v * dw : v * dw + sw * ow : sw]
-            result += np.einsum("ncyz,oc->noyz", window, ws[:, :, u, v])
+            window = x[:, :, u * dh : u * dh + sh * oh : sh, v * dw : v * dw + sw * ow : sw]
+            result += np.einsum("ncyz,oc->noyz", window, w[:, :, u, v])
+    return result
 
 
-KERNELS = {"matmul_nt": matmul_nt, "matmul_nn": matmul_nn, "transpose": transpose,
-           "conv2d": conv2d}  # fmt: skip
+OPERATIONS = {"matmul_nt": matmul_nt, "matmul_nn": matmul_nn, "matmul_packed": matmul_packed,
+              "conv2d": conv2d}  # fmt: skip
+"""Each operation's result (its inputs, the output's shape, its index operands)."""
+
+FINISHES = ("", "_set", "_bias", "_set_relu", "_bias_relu")
+
+
+def finished(operation: str, suffix: str) -> Any:
+    """The kernel `operation + suffix` (`lowering/python_target/library_kernels.py`): the
+    output accumulates the result, or is overwritten by it (+ a bias along dim 1, then a relu
+    that keeps NaN)."""
+    compute = OPERATIONS[operation]
+
+    def kernel(*args: Any) -> None:
+        buffers = [a for a in args if isinstance(a, ShapedArray)]
+        indices = [index(a) for a in args if not isinstance(a, ShapedArray)]
+        *inputs, out = (view(b) for b in buffers)
+        bias = inputs.pop() if "_bias" in suffix else None
+        total = compute(*inputs, out.shape, *indices)
+        if bias is not None:
+            total = total + bias.reshape((-1,) + (1,) * (out.ndim - 2))
+        if not suffix:
+            total = out + total
+        if "_relu" in suffix:
+            total = np.where((total > 0) | np.isnan(total), total, 0)
+        out[...] = total
+
+    return kernel
+
+
+def pack(transposed: bool) -> Any:
+    def kernel(b: Any, packed: Any) -> None:
+        from lowering.python_target.gemm_tile import GEMM_COLS
+
+        matrix = view(b).T if transposed else view(b)
+        k_size, n = matrix.shape
+        panels = -(-n // GEMM_COLS)
+        wide = np.zeros((k_size, panels * GEMM_COLS), dtype=matrix.dtype)
+        wide[:, :n] = matrix
+        blocks = wide.reshape(k_size, panels, GEMM_COLS).transpose(1, 0, 2)
+        view(packed)[...] = blocks.reshape(-1)
+
+    return kernel
+
+
+KERNELS = {
+    operation + suffix: finished(operation, suffix)
+    for operation in OPERATIONS
+    for suffix in FINISHES
+}
+KERNELS |= {"pack_nn": pack(False), "pack_nt": pack(True)}
 
 
 def _external(kernel: Any, symbol: str) -> Any:
