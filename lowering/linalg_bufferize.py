@@ -17,8 +17,9 @@ The pass runs in three steps:
 2. `ConvertTensorType`: `tensor<?x4xf32>` -> `memref<?x4xf32>` on every result, block argument
    and attribute (function signatures, `func.call`, scf results, iter_args and yields).
 3. One pattern per op: `tensor.empty` -> `memref.alloc`, `alloc_tensor copy` -> `memref.alloc`
-   + `memref.copy`, `tensor.dim` -> `memref.dim`, `tensor.extract` -> `memref.load`, and every
-   linalg op with tensor results -> the same op on memrefs, its results replaced by its inits.
+   + `memref.copy`, `tensor.dim` -> `memref.dim`, `tensor.extract` -> `memref.load`,
+   `tensor.collapse_shape` -> `memref.collapse_shape` (a view), and every linalg op with
+   tensor results -> the same op on memrefs, its results replaced by its inits.
 A call of a custom-op kernel passes destinations like a linalg op (`lowering/kernel_calls.py`):
 step 1 gives it private ones, step 3 drops its results for its destination buffers.
 
@@ -44,6 +45,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    NoneAttr,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -88,6 +90,7 @@ CONVERTED_OPS: tuple[type[Operation], ...] = (
     tensor.DimOp,
     tensor.ExtractOp,
     tensor.CastOp,
+    tensor.CollapseShapeOp,
     arith.ConstantOp,
     bufferization.AllocTensorOp,
     LinalgStructuredOperation,
@@ -307,6 +310,26 @@ class ConvertCastOp(RewritePattern):
         rewriter.replace(op, memref.CastOp.get(op.source, op.dest.type))
 
 
+class ConvertCollapseShapeOp(RewritePattern):
+    """`tensor.collapse_shape` -> `memref.collapse_shape` of the same buffer (a view: every
+    buffer here is C-contiguous, so the collapsed one is too)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CollapseShapeOp, rewriter: PatternRewriter) -> None:
+        source_type = op.src.type
+        assert isinstance(source_type, MemRefType)
+        if not isinstance(source_type.layout, NoneAttr):
+            raise PassFailedException(
+                f"{PASS_NAME}: tensor.collapse_shape of a buffer with a layout ({source_type})"
+            )
+        collapse = memref.CollapseShapeOp(
+            operands=[op.src],
+            result_types=[op.result.type],
+            properties={"reassociation": op.reassociation},
+        )
+        rewriter.replace(op, collapse)
+
+
 class ConvertLinalgOp(RewritePattern):
     """A linalg op with results -> the same op without results, writing into its inits."""
 
@@ -352,6 +375,7 @@ class LinalgBufferizePass(ModulePass):
                 ConvertDimOp(),
                 ConvertExtractOp(),
                 ConvertCastOp(),
+                ConvertCollapseShapeOp(),
                 DropToTensorOp(),
                 ConvertLinalgOp(),
                 ConvertKernelCallOp(),

@@ -8,7 +8,7 @@ before the loop (`[T * B, N]`), which runs a large, efficient kernel once, and l
 step only a read of its `B` rows:
 
 ```
-scf.for %t = 0 to dim(%x, 0) step 1 {                 %x2 = generic { %x[r / B, r % B, k] }
+scf.for %t = 0 to dim(%x, 0) step 1 {                 %x2 = tensor.collapse_shape %x [[0, 1], [2]]
   %r = select(%i < 0, %i + T, %i)  (%i = %t)          %xw = generic ins(%x2, %w) outs(fill 0)
   %a = generic { %x[%r, d0, d1] }           ==>       scf.for %t = 0 to dim(%x, 0) step 1 {
   %m = generic ins(%a, %w) outs(fill 0) {reduction}     %m = generic { %xw[%r * B + d0, d1] }
@@ -30,13 +30,17 @@ contraction gets one more parallel loop dim `t`, first in the maps of `x` and of
 `[T, ...]` result (`x[t] @ w` for every `t` is the matmul `x @ w`), and is legal whatever
 its other maps are; the loop reads row `r` of the result.
 
+`x` seen as `[T * B, K]` is a `tensor.collapse_shape`, a view of `x` once bufferized (the
+python target: `x.reshape(...)`), and the library kernel starts the result from zeros
+itself: hoisting copies and fills nothing.
+
 The pipeline hoists vector slices only: a slice of rank 2 and more (the batch-64 RNN) needs
-`collapse_rows=true`. Measured at cd56ed5 on W5 (50 steps of [64, 256] @ [256, 256], 1
-thread, CPU time), the copy of x as [T * B, K] and the zero fill of the [T * B, N] result
-take 0.69 ms, and the library matmul is no faster per flop on 3200 rows than on 64 (it
-streams all rows of a for each column panel, and the per-step matmuls in the loop run on a
-weight packed once in front of it): 7.33 ms a call in the loop, 8.19 ms hoisted. It will
-pay once the matmul reads the collapsed rows as a view (no copy) and blocks its rows.
+`collapse_rows=true`. Measured on W5 (50 steps of [64, 256] @ [256, 256]) at 7b765b4, one
+process, 1 thread, CPU time: 7.45 ms a call in the loop, 7.94 ms hoisted: the one large
+matmul is faster than the 50 small ones (nn kernel, 1 thread: 111 vs 84 GFLOP/s), but the
+loop then reads each step's rows of the [T * B, N] result from memory instead of from the
+cache the step's matmul just wrote them to. With 2 threads hoisting saves one parallel
+loop per step; not measurable on the loaded machine of that session (load 3-6).
 
 **Expects:** the `linalg` stage (linalg on tensors); slices of a row are the copies
 `linalg.generic outs(tensor.empty) { tensor.extract %x[%r, d0, d1, ...] }` that
@@ -44,7 +48,8 @@ pay once the matmul reads the collapsed rows as a view (no copy) and blocks its 
 reduction iterator and one result, initialized by `linalg.fill`.
 
 **Produces:** the `linalg` stage where each such contraction is computed in front of its loop
-and read in it by a row copy; the slice and fill it no longer needs are erased.
+(on `tensor.collapse_shape` of the source for slices of rank 2 and more) and read in it by a
+row copy; the slice and fill it no longer needs are erased.
 """
 
 from __future__ import annotations
@@ -57,10 +62,12 @@ from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    ArrayAttr,
     IndexType,
     IntegerAttr,
     ModuleOp,
     TensorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
@@ -338,24 +345,21 @@ def joined(first: int, second: int) -> int:
     return DYNAMIC_INDEX if DYNAMIC_INDEX in (first, second) else first * second
 
 
-def collapsed_source(at: Emitter, source: SSAValue, rows: SSAValue, per_step: SSAValue):
-    """`source` `[T, B, ...]` copied as `[T * B, ...]`."""
+def collapsed_source(at: Emitter, source: SSAValue) -> SSAValue:
+    """`source` `[T, B, ...]` seen as `[T * B, ...]`: `tensor.collapse_shape`, which
+    bufferizes to a view (the buffers are C-contiguous), not a copy."""
     source_type = source.type
     assert isinstance(source_type, TensorType)
     shape = source_type.get_shape()
     flat_shape = [joined(shape[0], shape[1]), *shape[2:]]
-    sizes = [rows] if flat_shape[0] == DYNAMIC_INDEX else []
-    sizes += [at.dim(source, d) for d in range(2, len(shape)) if shape[d] == DYNAMIC_INDEX]
-    element = source_type.get_element_type()
-    init = at.empty(flat_shape, sizes, element)
-
-    def read(block: Block, indices: list[SSAValue]) -> SSAValue:
-        step = emit_in(block, arith.FloorDivSIOp(indices[0], per_step))
-        start = emit_in(block, arith.MuliOp(step, per_step))
-        row = emit_in(block, arith.SubiOp(indices[0], start))
-        return emit_in(block, tensor.ExtractOp(source, [step, row, *indices[1:]], element))
-
-    return at.emit(copy_into(init, read))
+    groups = [[0, 1], *[[d] for d in range(2, len(shape))]]
+    reassociation = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
+    collapse = tensor.CollapseShapeOp(
+        operands=[source],
+        result_types=[TensorType(source_type.get_element_type(), flat_shape)],
+        properties={"reassociation": reassociation},
+    )
+    return at.emit(collapse)
 
 
 def size_source(op: GenericOp, position: int, dim: int) -> tuple[SSAValue, int]:
@@ -451,7 +455,7 @@ def hoist(candidate: Candidate) -> None:
     else:
         per_step = at.dim(row_slice.source, 1)
         rows = at.emit(arith.MuliOp(steps, per_step))
-        flat = collapsed_source(at, row_slice.source, rows, per_step)
+        flat = collapsed_source(at, row_slice.source)
         all_rows = hoisted_result(at, candidate, flat, rows)
 
         def read(block: Block, indices: list[SSAValue]) -> SSAValue:

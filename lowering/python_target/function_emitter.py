@@ -333,6 +333,16 @@ class FunctionEmitter:
     def emit_memref_cast(self, op: memref.CastOp) -> None:
         self.names[op.dest] = self.names[op.source]
 
+    def emit_memref_collapse_shape(self, op: memref.CollapseShapeOp) -> None:
+        """A numpy view of a C-contiguous array: `x.reshape((x.shape[0] * x.shape[1], ...))`."""
+        source = self.names[op.src]
+        sizes = [
+            " * ".join(f"{source}.shape[{d.value.data}]" for d in group.data)
+            for group in op.reassociation.data
+        ]
+        shape = f"({sizes[0]},)" if len(sizes) == 1 else f"({', '.join(sizes)})"
+        self.line(f"{self.define(op.result)} = {source}.reshape({shape})")
+
     def emit_memref_subview(self, op: memref.SubviewOp) -> None:
         """A numpy view: `x[i]` for leading dropped unit dims and whole other dims (a C array
         for numba, like its source), else slices `x[i, a:a + n, ...]`."""

@@ -4,6 +4,8 @@ default): same results as PyTorch, at any step count."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -75,6 +77,30 @@ def test_batched_rnn_matches_torch_at_any_step_count() -> None:
         x, h, w, u, b = arrays((steps, 6, 40), (6, 48), (40, 48), (48, 48), (48,), seed=steps)
         assert_matches_torch(compiled, rnn, x, h, w, u, b)
     assert matmul_calls(compiled, x, h, w, u, b) == (0, 2)  # rows are not collapsed by default
+
+
+def rnn_of_collapsed_rows(x, h, w, u, b):  # rnn under another name: its own cached program
+    for t in range(x.shape[0]):
+        h = torch.tanh(x[t] @ w + h @ u + b)
+    return h
+
+
+def test_collapsed_rows_hoisted_match_torch_at_any_step_count(monkeypatch) -> None:
+    from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass as Hoist
+
+    original = Hoist.apply
+
+    def collapsing(self, ctx, op) -> None:
+        original(dataclasses.replace(self, collapse_rows=True), ctx, op)
+
+    monkeypatch.setattr(Hoist, "apply", collapsing)
+    compiled = frontend.script(rnn_of_collapsed_rows)
+    for steps in (5, 1, 0):
+        x, h, w, u, b = arrays((steps, 6, 40), (6, 48), (40, 48), (48, 48), (48,), seed=steps)
+        assert_matches_torch(compiled, rnn_of_collapsed_rows, x, h, w, u, b)
+    assert matmul_calls(compiled, x, h, w, u, b) == (1, 1)  # x @ w in front, h @ u in the loop
+    code = compiled.ir("python", "f32[?,?,?],f32[?,?],f32[?,?],f32[?,?],f32[?]")
+    assert ".reshape((x.shape[0] * x.shape[1], x.shape[2]))" in code  # a view, no copy
 
 
 def test_linear_of_each_step_matches_torch() -> None:
