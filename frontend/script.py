@@ -374,11 +374,9 @@ class FunctionScripter(
         raise self.error(node, f"attribute `{node.attr}` of a {kind_of(base)} is not supported")
 
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
-        if any(k.arg is None for k in node.keywords) or any(
-            isinstance(a, ast.Starred) for a in node.args
-        ):
-            raise self.error(node, "`*args`/`**kwargs` in calls are not supported")
-        args = [self.expr(a) for a in node.args]
+        if any(k.arg is None for k in node.keywords):
+            raise self.error(node, "`**kwargs` in calls are not supported")
+        args = self.call_args(node.args)
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
         if isinstance(node.func, ast.Attribute):
             receiver = self.expr(node.func.value)
@@ -393,6 +391,21 @@ class FunctionScripter(
             if not isinstance(receiver, PyObject):
                 return self.method_call(node, receiver, node.func.attr, args, kwargs)
         return self.call_value(node, self.expr(node.func), args, kwargs)
+
+    def call_args(self, nodes: list[ast.expr]) -> list[Value]:
+        """The positional arguments, `*t` of a tuple, list or shape spread into them."""
+        args: list[Value] = []
+        for arg in nodes:
+            if not isinstance(arg, ast.Starred):
+                args.append(self.expr(arg))
+                continue
+            value = self.expr(arg.value)
+            if isinstance(value, ShapeValue):
+                value = self.shape_tuple(arg, value)
+            if not isinstance(value, tuple | list):
+                raise self.error(arg, f"`*` of a {kind_of(value)} is not supported")
+            args.extend(value)
+        return args
 
     def call_value(
         self, node: ast.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]
@@ -484,6 +497,11 @@ class FunctionScripter(
     def emit(
         self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> list[SSAValue]:
+        args = [self.shape_tuple(node, a) if isinstance(a, ShapeValue) else a for a in args]
+        kwargs = {
+            k: self.shape_tuple(node, v) if isinstance(v, ShapeValue) else v
+            for k, v in kwargs.items()
+        }
         try:
             return self.builder.call(candidates, args, kwargs)
         except BindError as err:

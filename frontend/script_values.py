@@ -26,6 +26,7 @@ from dialects.torch.ops.scalar import (
     AtenIntFloatOp,
     AtenNotOp,
 )
+from dialects.torch.types import ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
@@ -224,6 +225,28 @@ class ValuesMixin:
         """`n, m = x.shape`: the sizes of the first `count` dims (the rank must be `count`)."""
         return tuple(self.shape_element(node, shape, d) for d in range(count))
 
+    def shape_tuple(self, node: ast.AST, shape: ShapeValue) -> tuple[Value, ...]:
+        """`x.shape` as a value (`y.reshape(x.shape)`, `torch.zeros(x.shape)`): the size of
+        each dim, which needs the tensor's rank."""
+        rank = shape.tensor.type.rank if isinstance(shape.tensor.type, ValueTensorType) else None
+        if rank is None:
+            raise self.error(
+                node,
+                "a shape cannot be used whole here: the tensor's rank is not known when the "
+                "function is scripted",
+                "index or unpack it: x.view(x.shape[0], -1), n, c = x.shape",
+            )
+        return tuple(self.shape_element(node, shape, d) for d in range(rank))
+
+    def shape_slice(self, node: ast.Subscript, shape: ShapeValue) -> tuple[Value, ...]:
+        """`x.shape[1:]`, `x.shape[:-1]`: constant bounds on the tuple of sizes."""
+        part = node.slice
+        assert isinstance(part, ast.Slice)
+        bounds = [None if b is None else self.expr(b) for b in (part.lower, part.upper, part.step)]
+        if any(b is not None and (not isinstance(b, int) or isinstance(b, bool)) for b in bounds):
+            raise self.error(node, "a shape must be sliced with constant ints")
+        return self.shape_tuple(node, shape)[slice(*bounds)]  # type: ignore[misc]
+
     # ---- indexing ----
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:  # noqa: N802
@@ -233,6 +256,8 @@ class ValuesMixin:
         if isinstance(base, ModuleValue):
             return self.module_index(node, base, self.expr(node.slice))
         if isinstance(base, ShapeValue):
+            if isinstance(node.slice, ast.Slice):
+                return self.shape_slice(node, base)
             return self.shape_element(node, base, self.expr(node.slice))
         if isinstance(base, tuple | list):
             index = self.expr(node.slice)
