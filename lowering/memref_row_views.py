@@ -85,10 +85,13 @@ def match_row_copy(op: GenericOp) -> RowCopy | None:
         return None
     if op.indexing_maps.data[0].data != AffineMap.identity(rank):
         return None
-    *indices, load, yield_ = op.body.block.ops
+    ops = list(op.body.block.ops)
+    if len(ops) != rank + 2:
+        return None
+    *indices, load, yield_ = ops
     if not isinstance(load, memref.LoadOp) or not isinstance(yield_, YieldOp):
         return None
-    if tuple(yield_.operands) != (load.res,) or len(indices) != rank:
+    if tuple(yield_.operands) != (load.res,):
         return None
     if [i.dim.value.data for i in indices if isinstance(i, IndexOp)] != list(range(rank)):
         return None

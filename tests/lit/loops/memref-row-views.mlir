@@ -34,7 +34,8 @@ func.func @row_into_kernel(%x: memref<?x?x?xf32>, %wp: memref<?xf32>, %out: memr
 }
 
 // Copies kept: one a kernel writes (its last buffer operand), one another op reads (a
-// generic, a call of a function that is not a library kernel), one of a part of a row.
+// generic, a call of a function that is not a library kernel), one of a part of a row, and
+// a fill that is no row copy (a body of one op).
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     memref.subview
 // CHECK:         func.return
@@ -69,5 +70,13 @@ func.func @kept(%x: memref<3x4x5xf32>, %wp: memref<?xf32>, %a: memref<?x?xf32>, 
   }
   %c3 = "memref.cast"(%e3) : (memref<4x4xf32>) -> memref<?x?xf32>
   func.call @tsjit.matmul_packed_set_f32(%c3, %wp, %a) : (memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>) -> ()
+  %s = memref.load %x[%r, %r, %r] : memref<3x4x5xf32>
+  %e4 = memref.alloc() : memref<4x5xf32>
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%e4 : memref<4x5xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %s : f32
+  }
+  %c4 = "memref.cast"(%e4) : (memref<4x5xf32>) -> memref<?x?xf32>
+  func.call @tsjit.matmul_packed_set_f32(%c4, %wp, %a) : (memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>) -> ()
   func.return
 }
