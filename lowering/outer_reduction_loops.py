@@ -22,8 +22,10 @@ Each output element still folds the reduced values in their order (the block of 
 the accumulator, in L1), so results are those of the other loop order, without reordering.
 
 **Applies to:** a `linalg.generic` on memrefs whose last loop dim is parallel, is the last
-result of every operand's map, and which has sequential dims but no output streamed across
-them (`split_dims`). Everything else keeps the default order.
+result of every operand's map, and which has sequential dims (`split_dims`); an output
+indexed by a sequential dim (softmax's `exp(x - max)` next to its sum) must be indexed by
+every dim, so that each element is written once, in the innermost loop. Everything else
+keeps the default order.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
-from lowering.linalg_to_parallel_loops import GenericLowering, split_dims, uses_dims
+from lowering.linalg_to_parallel_loops import GenericLowering, split_dims
 
 COLUMN_BLOCK = 256
 """Outputs per parallel iteration: 1 KB of float32 accumulators (a block of 1024 was 1.7x
@@ -56,9 +58,11 @@ def reduces_outer_dims(op: GenericOp) -> bool:
     last = len(op.iterator_types) - 1
     if not sequential or last not in parallel:
         return False
-    outputs = maps[len(op.inputs) :]
-    if any(uses_dims(m, set(sequential)) for m in outputs):
-        return False  # streamed outputs: the default order writes them per step
+    every_dim = set(range(last + 1))
+    for output_map in maps[len(op.inputs) :]:
+        used = {d for r in output_map.results for d in r.used_dims()}
+        if used & set(sequential) and used != every_dim:
+            return False  # written several times per element: the order of writes matters
     shaped = [m for m, v in zip(maps, op.operands) if isinstance(v.type, MemRefType)]
     return all(_last_result_is(m, last) for m in shaped)
 

@@ -1,8 +1,9 @@
 """Reductions whose loops are reordered for speed give PyTorch's results.
 
 Whole-array reductions run in parallel chunks (`scf-split-reductions`); reductions over an
-outer dim run the reduced dim outside a block of contiguous columns
-(`lowering/outer_reduction_loops.py`). Sizes are chosen so that chunks and blocks are uneven.
+outer dim (a softmax over dim 0 too) run the reduced dim outside a block of contiguous
+columns (`lowering/outer_reduction_loops.py`). Sizes are chosen so that chunks and blocks
+are uneven.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ def middle_means(x):
 
 def column_max(x):
     return x.amax(0)
+
+
+def softmax_first(x):
+    return torch.softmax(x, 0)
 
 
 def _random(*shape: int, seed: int = 0) -> np.ndarray:
@@ -95,3 +100,12 @@ def test_a_middle_dim_mean_with_nan() -> None:
     x = _random(5, 129, 260)
     x[2, 100, 259] = np.nan
     _check(middle_means, x, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", [(257, 300), (3, 1000), (1000, 3)])
+def test_a_softmax_over_the_first_dim(shape) -> None:
+    """Its exponentials are written next to their sums, inside the loop over columns."""
+    x = _random(*shape) * 10
+    x[1, 2] = np.nan
+    x[:, 0] = -np.inf
+    _check(softmax_first, x, rtol=1e-5, atol=1e-6)
