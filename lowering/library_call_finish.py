@@ -63,36 +63,39 @@ def match_finish(op: GenericOp, inputs: Sequence[SSAValue]) -> Finish | None:
         return None
     init = neighbour(op, before=True)
     bias = init_bias(init, out)
-    if bias is None:
+    if bias is None or (bias is not ZEROS and storage(bias) == out):
         return None
-    suffix = "_set" if bias is ZEROS else "_bias"
-    bias_value = None if bias is ZEROS else bias
-    if bias_value is not None and storage(bias_value) == out:
-        return None
-    finish = Finish(suffix, bias_value, out, (init,))  # type: ignore[arg-type]
+    assert init is not None
+    if bias is ZEROS:
+        finish = Finish("_set", None, out, (init,))
+    else:
+        finish = Finish("_bias", bias, out, (init,))  # type: ignore[arg-type]
+    return with_epilogue(finish, op, inputs) or finish
+
+
+def with_epilogue(finish: Finish, op: GenericOp, inputs: Sequence[SSAValue]) -> Finish | None:
+    """`finish` with the epilogue behind `op` (module docstring), else None."""
+    out = op.outputs[0]
+    assert isinstance(out, OpResult)
+    (init,) = finish.dead
     epilogue = neighbour(op, before=False)
-    if not isinstance(epilogue, GenericOp) or {u.operation for u in out.uses} != {
-        init,
-        op,
-        epilogue,
-    }:
-        return finish
+    if not isinstance(epilogue, GenericOp):
+        return None
+    if {use.operation for use in out.uses} != {init, op, epilogue}:
+        return None
     matched = match_epilogue(epilogue, out)
     if matched is None:
-        return finish
+        return None
     added_bias, relu = matched
-    if added_bias is not None and bias_value is not None:
-        return finish
+    if added_bias is not None and finish.bias is not None:
+        return None
+    bias = finish.bias if added_bias is None else added_bias
     destination = epilogue.outputs[0]
-    if not may_write(destination, [*inputs, added_bias or bias_value]):
-        return finish
-    suffix = "_bias" if added_bias is not None else suffix
-    return Finish(
-        suffix + ("_relu" if relu else ""),
-        added_bias or bias_value,
-        destination,
-        (epilogue, init, out.op),
-    )
+    if not may_write(destination, [*inputs, bias]):
+        return None
+    suffix = finish.suffix if added_bias is None else "_bias"
+    relu_suffix = "_relu" if relu else ""
+    return Finish(suffix + relu_suffix, bias, destination, (epilogue, init, out.op))
 
 
 def neighbour(op: Operation, before: bool) -> Operation | None:
