@@ -23,6 +23,9 @@ PASSES: dict[str, str] = {
     ),
     "linalg-accumulate-sums": "lowering.linalg_accumulate_sums:LinalgAccumulateSumsPass",
     "linalg-bufferize": "lowering.linalg_bufferize:LinalgBufferizePass",
+    "memref-unbatch-contractions": (
+        "lowering.memref_unbatch_contractions:MemrefUnbatchContractionsPass"
+    ),
     "memref-row-views": "lowering.memref_row_views:MemrefRowViewsPass",
     "convert-linalg-to-parallel-loops": (
         "lowering.linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass"

@@ -66,6 +66,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.linalg_to_library_calls import ConvertLinalgToLibraryCallsPass
     from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
     from lowering.memref_row_views import MemrefRowViewsPass
+    from lowering.memref_unbatch_contractions import MemrefUnbatchContractionsPass
     from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
     from lowering.scf_outline_kernels import ScfOutlineKernelsPass
     from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
@@ -90,7 +91,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             LinalgFuseElementwisePass(),
             CommonSubexpressionElimination(),
         ],
-        Stage.MEMREF: [LinalgBufferizePass()],
+        Stage.MEMREF: [LinalgBufferizePass(), MemrefUnbatchContractionsPass()],
         Stage.LOOPS: [
             ConvertLinalgToLibraryCallsPass(),
             MemrefRowViewsPass(),

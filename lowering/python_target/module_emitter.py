@@ -154,7 +154,7 @@ def outlined_module(
     symbol = op.sym_name.data
     own_symbols = {**symbols, symbol: "kernel"}
     helpers: set[str] = set()
-    chunked = chunked_kernel(op, symbols, helpers) if host_only else None
+    chunked = chunked_kernel(op, symbols, helpers, parallel) if host_only else None
     variants = chunked or emit_function_variants(op, own_symbols, parallel, helpers)
     own, importer = [own_symbols[symbol]], [symbols[symbol]]
     if symbol in parallel and chunked is None:

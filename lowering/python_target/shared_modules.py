@@ -72,15 +72,21 @@ CHUNK_DISPATCHER = '''def kernel({args}):
 CHUNK_IMPORT = "from lowering.thread_chunks import CHUNK_GRAIN, run_in_chunks\n"
 
 
-def chunked_kernel(op: func.FuncOp, symbols: dict[str, str], helpers: set[str]) -> list[str] | None:
+def chunked_kernel(
+    op: func.FuncOp, symbols: dict[str, str], helpers: set[str], parallel: set[str]
+) -> list[str] | None:
     """`kernel_rows` and its dispatcher `kernel` for an outlined kernel that is one parallel
-    loop nest with a unit step and no results, else None; adds the helpers it needs."""
+    loop nest with a unit step and no results, else None; adds the helpers it needs. The
+    chunks are the parallelism: the kernels it calls run their serial variants."""
     nests = [o for o in op.body.block.ops if isinstance(o, scf.ParallelOp | scf.ForOp)]
     if len(nests) != 1 or not isinstance(nests[0], scf.ParallelOp) or nests[0].res:
         return None
     if op.function_type.outputs.data:
         return None
-    emitter = FunctionEmitter({**symbols, op.sym_name.data: "kernel_rows"}, chunked=True)
+    from lowering.python_target.module_emitter import variant_symbols
+
+    serial = variant_symbols(symbols, parallel, "serial")
+    emitter = FunctionEmitter({**serial, op.sym_name.data: "kernel_rows"}, chunked=True)
     emitter.allow_prange = False
     rows = emitter.emit_function(op)
     bounds = emitter.chunk_range

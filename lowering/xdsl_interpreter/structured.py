@@ -12,6 +12,7 @@ Loops run sequentially; the order of a parallel loop's iterations is unobservabl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from math import prod
@@ -31,6 +32,7 @@ from xdsl.interpreter import (
 from xdsl.interpreters.builtin import scalar_attr, xtype_for_el_type
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import TypedPtr
+from xdsl.utils.exceptions import InterpretationError
 
 from lowering.xdsl_interpreter.scalars import signed
 from lowering.xdsl_interpreter.values import dense_to_runtime
@@ -123,6 +125,29 @@ class StructuredFunctions(InterpreterFunctions):
         shape = [next(dynamic) if d == DYNAMIC_INDEX else d for d in op.memref.type.get_shape()]
         element = xtype_for_el_type(op.memref.type.get_element_type(), interp.index_bitwidth)
         return (ShapedArray(TypedPtr[Any].zeros(prod(shape), xtype=element), shape),)
+
+    @impl(memref.SubviewOp)
+    def run_subview(self, interp: Interpreter, op: memref.SubviewOp, args: tuple[Any, ...]):
+        """A view of whole trailing dims at leading indices (`x[t]`, the subviews the memref
+        passes make), sharing the buffer; other subviews are not contiguous: refused."""
+        source, *rest = args
+        values = iter(signed(interp, a, IndexType()) for a in rest)
+
+        def resolve(static: Sequence[int]) -> list[int]:
+            return [next(values) if v == DYNAMIC_INDEX else v for v in static]
+
+        offsets = resolve(op.static_offsets.get_values())
+        sizes = resolve(op.static_sizes.get_values())
+        strides = resolve(op.static_strides.get_values())
+        kept = op.result.type.get_num_dims()  # type: ignore[union-attr]
+        lead = len(sizes) - kept
+        whole = sizes[lead:] == source.shape[lead:] and not any(offsets[lead:])
+        if not whole or any(s != 1 for s in strides) or any(s != 1 for s in sizes[:lead]):
+            raise InterpretationError(f"memref.subview: only whole trailing dims, got {sizes}")
+        start = source.offset([*offsets[:lead], *[0] * kept]) if source.shape else 0
+        pointer = source.data_ptr
+        moved = type(pointer)(pointer.raw + start * pointer.size, xtype=pointer.xtype)
+        return (ShapedArray(moved, list(sizes[lead:])),)
 
     @impl(memref.DimOp)
     def run_memref_dim(self, interp: Interpreter, op: memref.DimOp, args: tuple[Any, ...]):
