@@ -177,16 +177,20 @@ def is_small(matrix: SSAValue) -> bool:
     return all(size >= 0 for size in shape) and shape[0] * shape[1] <= SMALL_MATMUL
 
 
+def dim_maps(op: GenericOp) -> list[list[int]] | None:
+    """The dim positions of each indexing map, if every map is made of plain dims."""
+    maps = [dims(m) for m in maps_of(op)]
+    return None if any(m is None for m in maps) else maps  # type: ignore[return-value]
+
+
 def match_matmul(op: GenericOp) -> LibraryCall | None:
     kinds = iterator_kinds(op)
     if len(kinds) != 3 or not ranks_are(op.operands, 2):
         return None
-    maps = [dims(m) for m in maps_of(op)]
-    if any(m is None for m in maps):
+    maps = dim_maps(op)
+    if maps is None:
         return None
-    out = maps[2]
-    assert out is not None
-    i, j = out
+    i, j = maps[2]
     rest = {0, 1, 2} - {i, j}
     if len(rest) != 1:
         return None

@@ -56,7 +56,13 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.linalg_to_library_calls import dims, is_contraction, iterator_kinds, maps_of
+from lowering.linalg_to_library_calls import (
+    dim_maps,
+    dims,
+    is_contraction,
+    iterator_kinds,
+    maps_of,
+)
 
 
 @dataclass(frozen=True)
@@ -72,17 +78,14 @@ def match_batched(op: GenericOp) -> Batched | None:
     kinds = iterator_kinds(op)
     if len(kinds) < 4 or not is_contraction(op):
         return None
-    maps = [dims(m) for m in maps_of(op)]
-    if any(m is None for m in maps):
+    maps = dim_maps(op)
+    if maps is None:
         return None
-    out = maps[2]
-    assert out is not None
-    batch = tuple(out[:-2])
+    batch = tuple(maps[2][:-2])
     if any(kinds[d] != IteratorType.PARALLEL for d in batch) or len(batch) != len(kinds) - 3:
         return None
     batched = []
     for operand_map, value in zip(maps, op.operands, strict=True):
-        assert operand_map is not None
         has_batch = tuple(operand_map[: len(batch)]) == batch
         rest = operand_map[len(batch) :] if has_batch else operand_map
         if len(rest) != 2 or set(rest) & set(batch):
