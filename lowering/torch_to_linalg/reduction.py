@@ -158,9 +158,10 @@ def linear_index(
 
 class ConvertReductionOp(RewritePattern):
     """`init = fill(identity)`; `generic(x) outs(init)` folding `combiner` over reduced dims.
-    Ops with an index (max.dim, argmax, ...) also fold the row-major position of the first
-    extreme element among the reduced dims (NaN counts as extreme); a mean then divides the
-    sum by the number of reduced elements in one elementwise generic."""
+    Ops with an index (max.dim, argmax, ...) then fold, in a second generic, the row-major
+    position of the first element equal to the extreme among the reduced dims (NaN counts as
+    extreme); a mean divides the sum by the number of reduced elements in one elementwise
+    generic."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ReductionOp, rewriter: PatternRewriter) -> None:
@@ -173,19 +174,14 @@ class ConvertReductionOp(RewritePattern):
         assert values_dtype is not None
         element = values_dtype.signless_attr
         inits: list[tuple[Attribute, float | int | bool]] = [(element, op.identity(values_dtype))]
-        with_index = "indices" in op.result_names()
-        index_of = linear_index(rewriter, source, reduced) if with_index else None
-        if with_index:
-            inits.append((i64, 0))
 
         def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-            x = b.cast(args[0], element)
-            if index_of is None:
-                return [op.combiner(b, x, args[1])]
-            assert op.INDEX_PREDICATE is not None
-            return _first_extreme(b, op.INDEX_PREDICATE, x, args[1], args[2], index_of)
+            return [op.combiner(b, b.cast(args[0], element), args[1])]
 
-        folded = fold(rewriter, [source], [AffineMap.identity(rank)], reduced, keepdim, inits, body)
+        identity = AffineMap.identity(rank)
+        folded = fold(rewriter, [source], [identity], reduced, keepdim, inits, body)
+        if "indices" in op.result_names():
+            folded.append(_first_index_of(rewriter, source, folded[0], reduced, keepdim))
         if op.DIVIDE_BY_COUNT:
             folded[0] = _divide(
                 rewriter, folded[0], reduced_count(rewriter, source, reduced, element)
@@ -197,21 +193,37 @@ class ConvertReductionOp(RewritePattern):
         rewriter.replace(op, [], results)
 
 
-def _first_extreme(
-    b: ScalarBuilder,
-    predicate: str,
-    x: SSAValue,
-    acc: SSAValue,
-    acc_index: SSAValue,
-    index_of: Callable[[ScalarBuilder], SSAValue],
-) -> list[SSAValue]:
-    """Take x when it beats the accumulator, or is NaN while the accumulator is not: the
-    first extreme element wins, as in torch."""
-    take = b.cmp(predicate, x, acc)
-    if b.is_float(x):
-        nan_first = b.and_(b.is_nan(x), b.not_(b.is_nan(acc)))
-        take = b.or_(take, nan_first)
-    return [b.select(take, x, acc), b.select(take, index_of(b), acc_index)]
+FAR_INDEX = 2**62
+"""Larger than any position: the index fold's start, and its value where x is not the extreme."""
+
+
+def _first_index_of(
+    rewriter: PatternRewriter,
+    source: SSAValue,
+    extremes: SSAValue,
+    reduced: Sequence[int],
+    keepdim: bool,
+) -> SSAValue:
+    """The row-major position among the reduced dims of the first element equal to its
+    extreme (the first NaN when the extreme is NaN), as in torch: a min of positions, where
+    folding the value and its index in one chain kept the loop serial (argmax of
+    [2048, 1024] at one thread 4.3 ms vs torch's 2.4)."""
+    rank = len(static_shape(source.type))
+    element = extremes.type.element_type  # type: ignore[attr-defined]
+    index_of = linear_index(rewriter, source, reduced)
+    maps = [AffineMap.identity(rank), reduction_output_map(rank, reduced, keepdim)]
+
+    def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        x, top = b.cast(args[0], element), args[1]
+        if b.is_float(x):
+            hit = b.or_(b.cmp("eq", x, top), b.and_(b.is_nan(x), b.is_nan(top)))
+        else:
+            hit = b.cmp("eq", x, top)
+        position = b.select(hit, index_of(b), b.const(FAR_INDEX, i64))
+        return [b.minimum(args[2], position)]
+
+    (first,) = fold(rewriter, [source, extremes], maps, reduced, keepdim, [(i64, FAR_INDEX)], body)
+    return first
 
 
 def _divide(rewriter: PatternRewriter, total: SSAValue, count: SSAValue) -> SSAValue:

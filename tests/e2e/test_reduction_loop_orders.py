@@ -109,3 +109,34 @@ def test_a_softmax_over_the_first_dim(shape) -> None:
     x[1, 2] = np.nan
     x[:, 0] = -np.inf
     _check(softmax_first, x, rtol=1e-5, atol=1e-6)
+
+
+def first_maximum(x):
+    return x.argmax(-1)
+
+
+def first_minimum_over_rows(x):
+    return x.min(0)
+
+
+def test_argmax_takes_the_first_maximum_or_the_first_nan() -> None:
+    """The index is a second fold: the first position equal to the row's extreme."""
+    x = np.array(
+        [[1, 3, 3, 2], [np.nan, 1, np.nan, 5], [-0.0, 0.0, -1, -2], [2, 2, 2, 2],
+         [-np.inf, -np.inf, -np.inf, -np.inf], [1, 5, np.inf, np.nan]],
+        dtype=np.float32,
+    )  # fmt: skip
+    _check(first_maximum, x)
+    _check(first_maximum, _random(300, 1000))
+    ints = np.random.default_rng(0).integers(-3, 3, (50, 40)).astype(np.int32)
+    expected = torch.from_numpy(ints).argmax(-1).numpy()
+    np.testing.assert_array_equal(frontend.script(first_maximum)(ints), expected)
+
+
+def test_min_over_the_first_dim_gives_values_and_first_indices() -> None:
+    x = np.random.default_rng(0).integers(-2, 2, (30, 300)).astype(np.float32)
+    x[7, 3] = np.nan
+    values, indices = frontend.script(first_minimum_over_rows)(x)
+    expected = torch.from_numpy(x).min(0)
+    np.testing.assert_array_equal(values, expected.values.numpy())
+    np.testing.assert_array_equal(indices, expected.indices.numpy())

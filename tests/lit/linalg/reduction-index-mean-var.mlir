@@ -1,11 +1,14 @@
 // RUN: xdsl-opt %s -p convert-torch-to-linalg | filecheck %s
 // Reductions with indices, means, variances and bool folds.
 
-// argmax with dim=None folds every dim, tracking the row-major position of the first
-// maximum (NaN wins): ((i0 * 3) + i1) * 4 + i2. The values output is dropped.
+// argmax with dim=None folds every dim twice: the maximum (NaN wins), then the smallest
+// row-major position of an element equal to it (or NaN when it is NaN):
+// ((i0 * 3) + i1) * 4 + i2, a min of positions that vectorizes. The values are not returned.
 // CHECK-LABEL: func.func @torch.aten.argmax$flatten
-// CHECK: %{{.*}}, %[[INDICES:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction", "reduction"]} ins(%x : tensor<?x3x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<f32>, tensor<i64>)
-// CHECK: arith.cmpf ogt
+// CHECK: %[[TOP:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction", "reduction"]} ins(%x : tensor<?x3x4xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK: arith.maximumf
+// CHECK: %[[INDICES:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction", "reduction"]} ins(%x, %[[TOP]] : tensor<?x3x4xf32>, tensor<f32>) outs(%{{.*}} : tensor<i64>)
+// CHECK: arith.cmpf oeq
 // CHECK: arith.cmpf uno
 // CHECK: %[[I0:.*]] = linalg.index 0 : index
 // CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
@@ -15,6 +18,7 @@
 // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT: arith.muli %[[R1]], %[[C4]] : index
 // CHECK-NEXT: %[[I2:.*]] = linalg.index 2 : index
+// CHECK: arith.minsi
 // CHECK: func.return %[[INDICES]] : tensor<i64>
 func.func @torch.aten.argmax$flatten(%x: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[],si64> {
   %none = torch.constant.none
@@ -23,11 +27,12 @@ func.func @torch.aten.argmax$flatten(%x: !torch.vtensor<[?,3,4],f32>) -> !torch.
   func.return %0 : !torch.vtensor<[],si64>
 }
 
-// argmin of integers: strict `slt` keeps the first minimum; no NaN test; the int32
-// accumulator starts at INT32_MAX.
+// argmin of integers: the minimum from INT32_MAX, then the first position equal to it
+// (`eq`, no NaN test).
 // CHECK-LABEL: func.func @torch.aten.argmin$int
 // CHECK: arith.constant 2147483647 : i32
-// CHECK: arith.cmpi slt
+// CHECK: arith.minsi
+// CHECK: arith.cmpi eq
 // CHECK-NOT: uno
 // CHECK: linalg.index 1 : index
 func.func @torch.aten.argmin$int(%x: !torch.vtensor<[?,?],si32>) -> !torch.vtensor<[?,1],si64> {

@@ -24,10 +24,12 @@ func.func @torch.aten.sum$int(%x: !torch.vtensor<[?],si32>) -> !torch.vtensor<[]
   func.return %0 : !torch.vtensor<[],si64>
 }
 
-// max.dim yields the value and the index of the first maximum; NaN wins.
+// max.dim yields the value and the index of the first maximum (NaN wins): two folds, the
+// maximum, then the first position of an element equal to it.
 // CHECK-LABEL: func.func @torch.aten.max.dim
 // CHECK: arith.constant 0xff800000 : f32
-// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<?xf32>, tensor<?xi64>)
+// CHECK: %[[TOP:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?xf32>)
+// CHECK: linalg.generic {{.*}} ins(%x, %[[TOP]] : tensor<?x4xf32>, tensor<?xf32>) outs(%{{.*}} : tensor<?xi64>)
 // CHECK: arith.cmpf uno
 // CHECK: linalg.index 1 : index
 func.func @torch.aten.max.dim(%x: !torch.vtensor<[?,4],f32>) -> (!torch.vtensor<[?],f32>, !torch.vtensor<[?],si64>) {
