@@ -58,18 +58,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.linalg_to_library_calls import (
     dim_maps,
-    dims,
     is_contraction,
     iterator_kinds,
-    maps_of,
 )
 
 
 @dataclass(frozen=True)
 class Batched:
-    """A batched matmul: its batch dims and, per operand, whether it has them."""
+    """A batched matmul: its batch dims, each operand's map as dim positions, and whether
+    each operand has the batch dims."""
 
     batch: tuple[int, ...]
+    maps: tuple[tuple[int, ...], ...]
     batched: tuple[bool, ...]
 
 
@@ -95,20 +95,29 @@ def match_batched(op: GenericOp) -> Batched | None:
         batched.append(has_batch)
     if not batched[2]:
         return None
-    return Batched(batch, tuple(batched))
+    return Batched(batch, tuple(map(tuple, maps)), tuple(batched))
 
 
-def matrix_view(value: SSAValue, ivs: list[SSAValue], at: InsertPoint) -> SSAValue:
-    """`value[ivs...]` as a 2-D memref of the plain type (see the module doc)."""
-    source_type = value.type
-    assert isinstance(source_type, MemRefType)
-    rank, lead = source_type.get_num_dims(), len(ivs)
+def matrix_sizes(value: SSAValue, lead: int, at: InsertPoint) -> list[SSAValue]:
+    """The sizes of the dims of `value` after its first `lead`, read once at `at`."""
+    rank = value.type.get_num_dims()  # type: ignore[union-attr]
     sizes = []
     for d in range(lead, rank):
         index = arith.ConstantOp(IntegerAttr(d, IndexType()))
         dim = memref.DimOp(value, index)
         Rewriter.insert_op([index, dim], at)
         sizes.append(dim.result)
+    return sizes
+
+
+def matrix_view(
+    value: SSAValue, ivs: list[SSAValue], sizes: list[SSAValue], at: InsertPoint
+) -> SSAValue:
+    """`value[ivs...]` (its trailing dims of `sizes`) as a 2-D memref of the plain type (see
+    the module doc)."""
+    source_type = value.type
+    assert isinstance(source_type, MemRefType)
+    rank, lead = source_type.get_num_dims(), len(ivs)
     strides = source_type.get_strides()
     assert strides is not None
     layout = StridedLayoutAttr(list(strides[lead:]), None)
@@ -123,18 +132,15 @@ def matrix_view(value: SSAValue, ivs: list[SSAValue], at: InsertPoint) -> SSAVal
     return plain.dest
 
 
-def unbatched_maps(op: GenericOp, found: Batched) -> list[AffineMap]:
+def unbatched_maps(found: Batched) -> list[AffineMap]:
     """The 2-D matmul's maps: the non-batch dims of each map, renumbered from 0."""
     batch = set(found.batch)
-    kept = [d for d in range(len(op.iterator_types)) if d not in batch]
+    kept = sorted({p for m in found.maps for p in m} - batch)
     renumber = {d: n for n, d in enumerate(kept)}
-    maps = []
-    for operand_map in maps_of(op):
-        positions = dims(operand_map)
-        assert positions is not None
-        rest = [renumber[p] for p in positions if p not in batch]
-        maps.append(AffineMap(3, 0, tuple(AffineDimExpr(p) for p in rest)))
-    return maps
+    return [
+        AffineMap(3, 0, tuple(AffineDimExpr(renumber[p]) for p in m if p not in batch))
+        for m in found.maps
+    ]
 
 
 class UnbatchContraction(RewritePattern):
@@ -157,13 +163,15 @@ class UnbatchContraction(RewritePattern):
             rewriter.insert([index, size], at)
             sizes.append(size.result)
         count = len(sizes)
+        batched = [v for v, has_batch in zip(op.operands, found.batched) if has_batch]
+        matrix = {v: matrix_sizes(v, count, at) for v in batched}
         body = Block([scf.ReduceOp()], arg_types=[IndexType()] * count)
         loop = scf.ParallelOp([zero.result] * count, sizes, [one.result] * count, Region(body))
         rewriter.insert(loop, at)
         ivs: list[SSAValue] = list(body.args)
         at = InsertPoint.before(body.last_op)  # type: ignore[arg-type]
         operands = [
-            matrix_view(value, ivs, at) if has_batch else value
+            matrix_view(value, ivs, matrix[value], at) if has_batch else value
             for value, has_batch in zip(op.operands, found.batched, strict=True)
         ]
         kinds = [k for d, k in enumerate(iterator_kinds(op)) if d not in set(found.batch)]
@@ -171,7 +179,7 @@ class UnbatchContraction(RewritePattern):
             operands[:2],
             operands[2:],
             op.body.clone(),
-            ArrayAttr([AffineMapAttr(m) for m in unbatched_maps(op, found)]),
+            ArrayAttr([AffineMapAttr(m) for m in unbatched_maps(found)]),
             ArrayAttr([IteratorTypeAttr(k) for k in kinds]),
         )
         rewriter.insert(matmul, at)

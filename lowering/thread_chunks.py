@@ -66,6 +66,7 @@ class Worker:
         self._go.acquire()
         self._done.acquire()
         self._flags = np.zeros(16, dtype=np.int64)  # GO raised by `start`, DONE by the worker
+        self._caller_spins = int(CALLER_SPIN_S * spins_per_second())
         self._sequence = 0  # chunks started
         self._task: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
         self._error: BaseException | None = None
@@ -97,7 +98,7 @@ class Worker:
         self._flags[GO] = self._sequence
 
     def wait(self) -> None:
-        wait_for(self._flags, DONE, self._sequence, int(CALLER_SPIN_S * spins_per_second()))
+        wait_for(self._flags, DONE, self._sequence, self._caller_spins)
         interrupt: BaseException | None = None
         while True:  # the chunk must be over before its arrays are used (or lent again)
             try:
