@@ -286,10 +286,14 @@ class _Stores:
         self.store(builder.load(total), pointer)
 
 
-GEMM_ROWS, GEMM_COLS = 8, 48
+GEMM_ROWS, GEMM_COLS, NARROW_COLS = 8, 48, 32
 gemm_tile = tile_intrinsic(GEMM_ROWS, GEMM_COLS)
 """The matmul tile: 8 x 3 zmm sums of float32 (measured best of 4..14 rows x 32..96 columns
 on W4's [256, 1024] x [1024, 1024]: 3.5 ms, torch 3.65 ms, 1 thread)."""
+narrow_tile = tile_intrinsic(GEMM_ROWS, NARROW_COLS)
+"""The matmul tile of panels of NARROW_COLS columns (a matrix of 256 columns is 8 of them, 16
+columns fewer than 6 of GEMM_COLS: W5's [64, 256] x [256, 256] 2 threads 37 -> 32 us), and of
+every tile with fewer rows or columns than the full one (masked)."""
 
 CONV_ROWS, CONV_COLS = 8, 32
 conv_tile = tile_intrinsic(CONV_ROWS, CONV_COLS)

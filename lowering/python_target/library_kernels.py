@@ -8,10 +8,12 @@ with parallel loops, and as a row-range `nogil` function with a Python dispatche
 The core is a tile of the result in vector registers, written as LLVM IR
 (`lowering/python_target/gemm_tile.py`: `gemm_tile` 8 x 48, `conv_tile` 8 x 32). Around it:
 - **matmul** `c += a @ b` (`matmul_nn`) or `c += a @ bt.T` (`matmul_nt`): the columns of `c`
-  are split in panels of `GEMM_COLS`; each chunk of panels copies its columns of `b` (rows of
-  `bt`) into one contiguous `[k, GEMM_COLS]` block per panel (rows of a matrix 4 KB apart would
-  share cache sets), then runs `gemm_tile` over the rows of `a` in strips of `GEMM_ROWS`. Parallel
-  variants run chunks of panels on all cores (numba's threads: no BLAS pool to fight).
+  are split in panels of `GEMM_COLS` or `NARROW_COLS` (`tsjit_panel_width`: whichever pads
+  fewer columns); each chunk of panels copies its columns of `b` (rows of `bt`) into one
+  contiguous `[k, width]` block per panel (rows of a matrix 4 KB apart would share cache
+  sets), then runs `gemm_tile` / `narrow_tile` over the rows of `a` in strips of `GEMM_ROWS`.
+  Parallel variants run chunks of panels on all cores (numba's threads: no BLAS pool to
+  fight).
 - **conv2d** (NCHW): work items are output rows `(image, y)`. For a unit column stride the
   input pixels an output row needs are, for each `(c, u, v)` of the window, a contiguous run
   of the input row: `gemm_tile` reads them in place (`koff` holds each window offset), with
@@ -32,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
-    ACCUMULATE, COLUMN_BIAS, CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, RELU, ROW_BIAS,
-    conv_rows_tile, conv_tile, gemm_tile, never_inline, transpose_block,
+    ACCUMULATE, COLUMN_BIAS, CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, NARROW_COLS, RELU,
+    ROW_BIAS, conv_rows_tile, conv_tile, gemm_tile, narrow_tile, never_inline, transpose_block,
 )
 
 # The parallel variants split their work in this many chunks (numba's get_num_threads() would
@@ -42,46 +44,68 @@ PARALLEL_CHUNKS = 16
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_panel_width(n):
+    """The columns of a matmul's panels for n columns: NARROW_COLS when GEMM_COLS panels would
+    pad n by more than n / 16 columns more than NARROW_COLS ones (n = 256: 8 x 32 columns,
+    not 6 x 48 = 288), else GEMM_COLS (n = 1024: 22 x 48, where the wider tile is faster).
+    Never pads more than GEMM_COLS panels: packed operands have room for those."""
+    wide, narrow = -(-n // GEMM_COLS) * GEMM_COLS, -(-n // NARROW_COLS) * NARROW_COLS
+    return NARROW_COLS if (wide - narrow) * 16 > n else GEMM_COLS
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_panel_blocks(packed, k_size, n):
+    """The panels of a packed operand ([panels, k, width], a view) for n columns; `packed` holds
+    k times n rounded up to GEMM_COLS elements, of which these are the first."""
+    width = tsjit_panel_width(n)
+    panels = -(-n // width)
+    return packed[: panels * k_size * width].reshape((panels, k_size, width))
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_pack_panels(b, transposed, lo, hi, panels):
     """Column panels lo..hi of b (of b.T when transposed) into panels[:hi - lo] ([_, k,
-    GEMM_COLS]), zero past n: b's rows are read whole, b.T by 64-byte blocks transposed in
+    width]), zero past n: b's rows are read whole, b.T by 64-byte blocks transposed in
     registers."""
     never_inline()
     k_size, n = (b.shape[1], b.shape[0]) if transposed else (b.shape[0], b.shape[1])
+    size = panels.shape[2]
     if not transposed:
         for k in range(k_size):
             row = b[k]
             for p in range(lo, hi):
-                j = p * GEMM_COLS
-                width = min(GEMM_COLS, n - j)
+                j = p * size
+                width = min(size, n - j)
                 target = panels[p - lo, k]
                 for q in range(width):
                     target[q] = row[j + q]
-                for q in range(width, GEMM_COLS):
+                for q in range(width, size):
                     target[q] = 0
         return
     lanes, ld = 64 // b.itemsize, b.strides[0] // b.itemsize
     for p in range(lo, hi):
-        j = p * GEMM_COLS
-        width = min(GEMM_COLS, n - j)
+        j = p * size
+        width = min(size, n - j)
         if b.strides[1] == b.itemsize:
             for k in range(0, k_size, lanes):
-                for q in range(0, GEMM_COLS, lanes):
-                    at = ((p - lo) * k_size + k) * GEMM_COLS + q
+                for q in range(0, size, lanes):
+                    at = ((p - lo) * k_size + k) * size + q
                     rows, cols = max(0, min(lanes, width - q)), min(lanes, k_size - k)
-                    transpose_block(b, (j + q) * ld + k, ld, panels, at, GEMM_COLS, rows, cols)
+                    transpose_block(b, (j + q) * ld + k, ld, panels, at, size, rows, cols)
             continue
         for k in range(k_size):
-            for q in range(GEMM_COLS):
+            for q in range(size):
                 panels[p - lo, k, q] = b[j + q, k] if q < width else 0
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_matmul_chunk(lo, hi, a, b, transposed, c, bias, flags):
-    """Column panels lo..hi of c = a @ b (a @ b.T when transposed) finished as the tile
-    `flags` say (bias: along c's columns); c[i, j:j + 1] contiguous."""
+    """Column panels lo..hi (of tsjit_panel_width columns) of c = a @ b (a @ b.T when
+    transposed) finished as the tile `flags` say (bias: along c's columns); c[i, j:j + 1]
+    contiguous."""
     never_inline()
-    panels = np.empty((hi - lo, a.shape[1], GEMM_COLS), dtype=b.dtype)
+    width = tsjit_panel_width(c.shape[1])
+    panels = np.empty((hi - lo, a.shape[1], width), dtype=b.dtype)
     tsjit_pack_panels(b, transposed, lo, hi, panels)
     tsjit_gemm_panels(lo, hi, a, panels, lo, c, bias, flags)
 
@@ -89,30 +113,37 @@ def tsjit_matmul_chunk(lo, hi, a, b, transposed, c, bias, flags):
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def tsjit_gemm_panels(lo, hi, a, panels, first, c, bias, flags):
     """Column panels lo..hi of c = a @ (the panels' columns) finished as `flags` say;
-    panels[p - first] holds panel p."""
+    panels[p - first] holds panel p (GEMM_COLS or NARROW_COLS columns). Full tiles run with
+    constant sizes (no masks: -15%); the others as masked narrow tiles."""
     never_inline()
     m, k_size = a.shape
-    n = c.shape[1]
-    koff = np.arange(k_size) * GEMM_COLS
+    n, width = c.shape[1], panels.shape[2]
+    koff = np.arange(k_size) * width
     s_ldr, s_ldk = a.strides[0] // a.itemsize, a.strides[1] // a.itemsize
     ldc = c.strides[0] // c.itemsize
     for p in range(lo, hi):
-        j = p * GEMM_COLS
-        v_at = (p - first) * k_size * GEMM_COLS
-        cols = min(GEMM_COLS, n - j)
+        j = p * width
+        v_at = (p - first) * k_size * width
+        cols = min(width, n - j)
         for i in range(0, m, GEMM_ROWS):
             rows = min(GEMM_ROWS, m - i)
             s_at, d_at = i * s_ldr, i * ldc + j
-            if rows == GEMM_ROWS and cols == GEMM_COLS:  # constant sizes: no masks (-15%)
+            if rows == GEMM_ROWS and cols == GEMM_COLS:
                 gemm_tile(
                     a, s_at, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
                     c, d_at, ldc, GEMM_ROWS, GEMM_COLS, (bias, j, flags),
                 )
-            else:
-                gemm_tile(
+            elif rows == GEMM_ROWS and cols == NARROW_COLS:
+                narrow_tile(
                     a, s_at, s_ldr, s_ldk, panels, v_at, koff, 0, k_size,
-                    c, d_at, ldc, rows, cols, (bias, j, flags),
+                    c, d_at, ldc, GEMM_ROWS, NARROW_COLS, (bias, j, flags),
                 )
+            else:
+                for q in range(0, cols, NARROW_COLS):
+                    narrow_tile(
+                        a, s_at, s_ldr, s_ldk, panels, v_at + q, koff, 0, k_size,
+                        c, d_at + q, ldc, rows, min(NARROW_COLS, cols - q), (bias, j + q, flags),
+                    )
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -218,7 +249,7 @@ def {name}(a, b, {bias_param}c):
     {loop}."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
     {bias_line}
-    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
+    panels = -(-c.shape[1] // tsjit_panel_width(c.shape[1]))
     chunks = max(1, min({threads}, panels))
     for t in {loop}(chunks):
         lo, hi = t * panels // chunks, (t + 1) * panels // chunks
@@ -232,11 +263,10 @@ def {name}(a, b, {bias_param}c):
 PANEL_DISPATCHER = '''
 
 def {name}(a, b, {bias_param}c):
-    """c {assign} {product}{finish} in panels of GEMM_COLS columns, on threads for large
-    arrays."""
+    """c {assign} {product}{finish} in panels of columns, on threads for large arrays."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
     {bias_line}
-    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
+    panels = -(-c.shape[1] // tsjit_panel_width(c.shape[1]))
     if a.size + b.size + c.size >= CHUNK_GRAIN and panels > 1:
         run_in_chunks({name}_rows, 0, panels, (a, b, bias, work))
     else:
@@ -259,10 +289,13 @@ def {name}_rows(lo, hi, a, b, bias, c):
 PACK = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(b, packed):
     """packed = the column panels of {operand} for matmul_packed (size: k times n rounded up to
-    GEMM_COLS); serial in every variant (it runs once, in front of a loop)."""
+    GEMM_COLS; zeros past the panels); serial in every variant (it runs once, in front of a
+    loop)."""
     k_size, n = {sizes}
-    panels = (n + GEMM_COLS - 1) // GEMM_COLS
-    tsjit_pack_panels(b, {transposed}, 0, panels, packed.reshape((panels, k_size, GEMM_COLS)))
+    blocks = tsjit_panel_blocks(packed, k_size, n)
+    tsjit_pack_panels(b, {transposed}, 0, blocks.shape[0], blocks)
+    for i in range(blocks.size, packed.size):
+        packed[i] = 0
 '''
 
 PACK_ROWS = '''def {name}(b, packed):
@@ -276,8 +309,8 @@ def {name}(a, b, {bias_param}c):
     panels, in {loop}."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
     {bias_line}
-    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
-    blocks = b.reshape((panels, a.shape[1], GEMM_COLS))
+    blocks = tsjit_panel_blocks(b, a.shape[1], c.shape[1])
+    panels = blocks.shape[0]
     chunks = max(1, min({threads}, panels))
     for t in {loop}(chunks):
         lo, hi = t * panels // chunks, (t + 1) * panels // chunks
@@ -292,8 +325,7 @@ MATMUL_PACKED_ROWS = (
     '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}_rows(lo, hi, a, b, bias, c):
     """Column panels lo..hi of c {assign} {product}{finish}, b as packed by pack_nn / pack_nt."""
-    panels = (c.shape[1] + GEMM_COLS - 1) // GEMM_COLS
-    blocks = b.reshape((panels, a.shape[1], GEMM_COLS))
+    blocks = tsjit_panel_blocks(b, a.shape[1], c.shape[1])
     tsjit_gemm_panels(lo, hi, a, blocks, 0, c, bias, {flags})
 '''
     + PANEL_DISPATCHER
