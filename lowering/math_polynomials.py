@@ -32,6 +32,8 @@ LOG2E = 1.4426950408889634
 LN2_HI, LN2_LO = 0.693359375, -2.12194440e-4  # Cody-Waite split: n * LN2_HI is exact
 EXP_LO = -104.0  # exp(x) rounds to 0 below
 EXP_HI = 88.72283172607422  # the largest float32 whose exp is finite
+ROUNDING_SHIFTER = 12582912.0  # 1.5 * 2^23: y + it rounds y to an integer, its low bits
+SHIFTER_BITS = 0x4B400000  # the bits of ROUNDING_SHIFTER
 EXP_LO_BEFORE_ONE = -86.0  # 1 + exp(x) rounds to 1 below, and 2^n stays normal (n >= -124)
 NONPOSITIVE_ARGUMENT = "tsjit.nonpositive_argument"
 """A unit attribute on a `math.exp` whose argument is <= 0 or NaN (softmax's `x - max`)."""
@@ -102,15 +104,14 @@ class Emitter:
         return self.emit(arith.MaximumfOp(x, y))
 
     def at_least(self, x: SSAValue, low: float) -> SSAValue:
-        """`max(x, low)` as one compare and select (one `maxps`); NaN gives `low`: only for
-        callers that restore NaN themselves (NaN-propagating max costs three more ops)."""
-        bound = self.f(low)
-        return self.select(self.cmp("ogt", x, bound), x, bound)
+        """`max(x, low)`, NaN-propagating: one `maxps` against a constant (the python target's
+        `llvm.maximum`), where a compare and select is one op alone but a clamp of both ends
+        five."""
+        return self.maximum(x, self.f(low))
 
     def at_most(self, x: SSAValue, high: float) -> SSAValue:
-        """`min(x, high)`, one compare and select; NaN gives `high` (see `at_least`)."""
-        bound = self.f(high)
-        return self.select(self.cmp("olt", x, bound), x, bound)
+        """`min(x, high)`, NaN-propagating (see `at_least`)."""
+        return self.minimum(x, self.f(high))
 
     def abs(self, x: SSAValue) -> SSAValue:
         return self.emit(math.AbsFOp(x))
@@ -202,17 +203,24 @@ def exp_before_add_one(e: Emitter, x: SSAValue) -> SSAValue:
 
 
 def exp_of_bounded(e: Emitter, x: SSAValue) -> SSAValue:
-    """exp(x) for x known to be in [-80, 80] (not NaN): no clamp, no special value."""
+    """exp(x) for x known to be in [-80, 80]: no clamp, no special value (for NaN some value,
+    which callers replace)."""
     n, p = exp_reduced(e, x)
     return scale_by_normal_power_of_two(e, p, n)
 
 
 def exp_reduced(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """(n, p) with exp(x) = p * 2^n, n an int32 and p = exp(r) in [0.7, 1.42]."""
-    n = e.floor(e.fma(x, e.f(LOG2E), e.f(0.5)))
+    """(n, p) with exp(x) = p * 2^n, n an int32 and p = exp(r) in [0.7, 1.42], |x| < 2^21.
+
+    n = round(x log2 e) comes from `ROUNDING_SHIFTER`: x log2 e + 1.5 * 2^23 rounds to an
+    integer, which is then the low bits of the sum (one add and an integer subtract, where a
+    floor and a float-to-int conversion are three ops on x86, and the conversion of NaN is
+    undefined in LLVM)."""
+    shifted = e.fma(x, e.f(LOG2E), e.f(ROUNDING_SHIFTER))
+    n = e.sub(shifted, e.f(ROUNDING_SHIFTER))
     r = e.sub(e.sub(x, e.mul(n, e.f(LN2_HI))), e.mul(n, e.f(LN2_LO)))
     p = e.fma(e.horner(r, EXP_P), e.mul(r, r), e.add(r, e.f(1.0)))
-    return e.to_int(n), p
+    return e.subi(e.to_bits(shifted), e.i(SHIFTER_BITS)), p
 
 
 def exp_special_values(e: Emitter, x: SSAValue, result: SSAValue) -> SSAValue:
@@ -288,13 +296,14 @@ def log_special_values(e: Emitter, x: SSAValue, result: SSAValue) -> SSAValue:
 
 
 def erf_f32(e: Emitter, x: SSAValue) -> SSAValue:
-    """erf(x): an odd polynomial below 1, `1 - exp(-x*x) * P(1/x) / x` up to 4, then 1."""
+    """erf(x): an odd polynomial below 1, `1 - exp(-x*x) * P(1/x) / x` up to 4, then 1 (x
+    clamped to [1, 4] there, so exp's argument is in [-16, -1]: no clamp or special value)."""
     small = e.mul(x, e.horner(e.mul(x, x), ERF_SMALL))
-    a = e.minimum(e.maximum(e.abs(x), e.f(ERF_SPLIT)), e.f(ERF_CLAMP))
+    a = e.at_most(e.at_least(e.abs(x), ERF_SPLIT), ERF_CLAMP)
     t = e.div(e.f(1.0), a)
-    erfc = e.mul(exp_f32(e, e.neg(e.mul(a, a))), e.mul(t, e.horner(t, ERFC_LARGE)))
+    erfc = e.mul(exp_of_bounded(e, e.neg(e.mul(a, a))), e.mul(t, e.horner(t, ERFC_LARGE)))
     large = e.copysign_of(x, e.sub(e.f(1.0), erfc))
-    return e.select(e.cmp("olt", e.abs(x), e.f(ERF_SPLIT)), small, large)
+    return e.keep_nan(x, e.select(e.cmp("olt", e.abs(x), e.f(ERF_SPLIT)), small, large))
 
 
 EXPANSIONS = {math.ExpOp: exp_f32, math.TanhOp: tanh_f32, math.LogOp: log_f32, math.ErfOp: erf_f32}

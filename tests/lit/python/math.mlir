@@ -30,13 +30,13 @@ func.func @unary(%x: f32) -> f32 {
   func.return %fma : f32
 }
 
-// Float min/max: maximumf/minimumf propagate NaN (a compare and a select, which vectorizes),
-// maxnumf/minnumf ignore it.
+// Float min/max: the LLVM intrinsics of their semantics (one `maxps` against a constant):
+// maximumf/minimumf propagate NaN, maxnumf/minnumf ignore it.
 // CHECK-LABEL: def minmax(a, b):
-// CHECK:           hi = a if (a > b) | (a != a) else b
-// CHECK-NEXT:      lo = a if (a < b) | (a != a) else b
-// CHECK-NEXT:      hin = np.fmax(a, b)
-// CHECK-NEXT:      lon = np.fmin(a, b)
+// CHECK:           hi = maximum(a, b)
+// CHECK-NEXT:      lo = minimum(a, b)
+// CHECK-NEXT:      hin = maxnum(a, b)
+// CHECK-NEXT:      lon = minnum(a, b)
 func.func @minmax(%a: f64, %b: f64) -> (f64, f64, f64, f64) {
   %hi = arith.maximumf %a, %b : f64
   %lo = arith.minimumf %a, %b : f64
