@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from frontend import torch
 from frontend.torch.nn import functional as F
+
+if TYPE_CHECKING:
+    from torch import Tensor  # the rules' annotations (read as text while scripting)
 
 _LAYER_MODULES = ("torch.nn.modules.", "frontend.torch.nn")
 
@@ -114,7 +117,7 @@ def _embedding(self, input):
     return torch.embedding(self.weight, input, padding_idx)
 
 
-def _lstm_cell(self, input, hx=None):
+def _lstm_cell(self, input, hx: tuple[Tensor, Tensor] | None = None):
     if hx is None:
         zeros = input[:, :1] * self.weight_hh[0] * 0.0
         hx = (zeros, zeros)
@@ -128,13 +131,76 @@ def _lstm_cell(self, input, hx=None):
     return h, c
 
 
-def _rnn_cell(self, input, hx=None):
+def _rnn_cell(self, input, hx: Tensor | None = None):
     if hx is None:
         hx = input[:, :1] * self.weight_hh[0] * 0.0
     pre = F.linear(input, self.weight_ih, self.bias_ih) + F.linear(hx, self.weight_hh, self.bias_hh)
     if self.nonlinearity == "tanh":
         return torch.tanh(pre)
     return torch.relu(pre)
+
+
+def _lstm(self, input, hx: tuple[Tensor, Tensor] | None = None):
+    """nn.LSTM (unidirectional, no projection): each layer a loop over time, its outputs the
+    next layer's input; `(output, (h_n, c_n))` as torch returns them."""
+    x = input.transpose(0, 1) if self.batch_first else input
+    steps, batch = x.shape[0], x.shape[1]
+    h_n = x.new_zeros(0, batch, self.hidden_size)
+    c_n = x.new_zeros(0, batch, self.hidden_size)
+    for layer, names in enumerate(self._all_weights):  # unrolled while scripting
+        w_ih, w_hh = getattr(self, names[0]), getattr(self, names[1])
+        b_ih = getattr(self, names[2]) if self.bias else None
+        b_hh = getattr(self, names[3]) if self.bias else None
+        if hx is None:
+            h = x.new_zeros(batch, self.hidden_size)
+            c = h
+        else:
+            h, c = hx[0][layer], hx[1][layer]
+        out = x.new_zeros(0, batch, self.hidden_size)
+        for t in range(steps):
+            gates = F.linear(x[t], w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+            i, f, g, o = gates.chunk(4, 1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            h = torch.sigmoid(o) * torch.tanh(c)
+            out = torch.cat([out, h.unsqueeze(0)], 0)
+        h_n = torch.cat([h_n, h.unsqueeze(0)], 0)
+        c_n = torch.cat([c_n, c.unsqueeze(0)], 0)
+        x = out
+    return (x.transpose(0, 1) if self.batch_first else x), (h_n, c_n)
+
+
+def _gru(self, input, hx: Tensor | None = None):
+    """nn.GRU (unidirectional): `(output, h_n)` as torch returns them."""
+    x = input.transpose(0, 1) if self.batch_first else input
+    steps, batch = x.shape[0], x.shape[1]
+    h_n = x.new_zeros(0, batch, self.hidden_size)
+    for layer, names in enumerate(self._all_weights):  # unrolled while scripting
+        w_ih, w_hh = getattr(self, names[0]), getattr(self, names[1])
+        b_ih = getattr(self, names[2]) if self.bias else None
+        b_hh = getattr(self, names[3]) if self.bias else None
+        h = x.new_zeros(batch, self.hidden_size) if hx is None else hx[layer]
+        out = x.new_zeros(0, batch, self.hidden_size)
+        for t in range(steps):
+            h = _gru_step(x[t], h, w_ih, w_hh, b_ih, b_hh)
+            out = torch.cat([out, h.unsqueeze(0)], 0)
+        h_n = torch.cat([h_n, h.unsqueeze(0)], 0)
+        x = out
+    return (x.transpose(0, 1) if self.batch_first else x), h_n
+
+
+def _gru_cell(self, input, hx: Tensor | None = None):
+    if hx is None:
+        hx = input.new_zeros(input.shape[0], self.hidden_size)
+    return _gru_step(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+
+
+def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
+    i_r, i_z, i_n = F.linear(x, w_ih, b_ih).chunk(3, 1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
+    r = torch.sigmoid(i_r + h_r)
+    z = torch.sigmoid(i_z + h_z)
+    n = torch.tanh(i_n + r * h_n)
+    return (1 - z) * n + z * h
 
 
 def _sequential(self, input):
@@ -156,6 +222,18 @@ def _inference_norm(m: Any) -> str:
         return "it has no running statistics (track_running_stats=False)"
     if m.training:
         return "it is in training mode; batch statistics are not supported"
+    return ""
+
+
+def _plain_recurrent(m: Any) -> str:
+    """nn.LSTM / nn.GRU as the rules run them: one direction, no projection, batched input,
+    no dropout between layers (it applies in training only)."""
+    if m.bidirectional:
+        return "bidirectional=True is not supported"
+    if getattr(m, "proj_size", 0):
+        return "proj_size is not supported"
+    if m.training and m.dropout and m.num_layers > 1:
+        return "it is in training mode with dropout between layers"
     return ""
 
 
@@ -185,6 +263,9 @@ RULES: dict[str, LeafRule] = {
     "Sequential": LeafRule(_sequential),
     "LSTMCell": LeafRule(_lstm_cell),
     "RNNCell": LeafRule(_rnn_cell),
+    "GRUCell": LeafRule(_gru_cell),
+    "LSTM": LeafRule(_lstm, _plain_recurrent, "use a single-direction LSTM in eval mode"),
+    "GRU": LeafRule(_gru, _plain_recurrent, "use a single-direction GRU in eval mode"),
 }
 
 

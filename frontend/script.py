@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import math
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,13 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from dialects.torch.dtypes import DType
 from dialects.torch.meta import ShapeError
 from dialects.torch.ops.prim import PrimListUnpackOp
+from dialects.torch.ops.scalar import (
+    AtenCeilFloatOp,
+    AtenExpFloatOp,
+    AtenFloorFloatOp,
+    AtenLogFloatOp,
+    AtenSqrtFloatOp,
+)
 from dialects.torch.types import ValueTensorType
 from frontend.annotations import ArgSpec, admits, parse_annotation
 from frontend.binding import BindError
@@ -477,18 +485,32 @@ class FunctionScripter(
     def math_call(
         self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        """`math.sqrt(self.head_dim)`: `math` functions of numbers known while scripting fold."""
+        """`math.sqrt(self.head_dim)`: `math` functions of numbers known while scripting fold;
+        `math.sqrt(x.size(-1))` of a number known at run time is a scalar op (`RUNTIME_MATH`)."""
         values = [*args, *kwargs.values()]
         if not all(isinstance(v, bool | int | float) for v in values):
-            raise self.error(
-                node,
-                f"`{ast.unparse(node.func)}` needs numbers known while scripting",
-                "use the torch function on tensors (torch.sqrt(x)), or float(...) outside",
-            )
+            return self.runtime_math(node, fn, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except (ArithmeticError, ValueError, TypeError) as err:
             raise self.error(node, f"{type(err).__name__}: {err}") from None
+
+    def runtime_math(
+        self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        op = RUNTIME_MATH.get(fn)
+        kind = kind_of(args[0]) if len(args) == 1 else None
+        if op is None or kwargs or kind not in ("int", "float"):
+            names = ", ".join(f"math.{f.__name__}" for f in RUNTIME_MATH)
+            raise self.error(
+                node,
+                f"`{ast.unparse(node.func)}` needs numbers known while scripting",
+                f"of a number known at run time: {names}; on tensors use the torch function "
+                "(torch.sqrt(x))",
+            )
+        if kind == "int" and fn in (math.floor, math.ceil):
+            return args[0]
+        return self.emit(node, (op,), [self.to_float(args[0], node)], {})[0]
 
     @staticmethod
     def result(results: list[SSAValue]) -> Value:
@@ -497,9 +519,9 @@ class FunctionScripter(
     def emit(
         self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> list[SSAValue]:
-        args = [self.shape_tuple(node, a) if isinstance(a, ShapeValue) else a for a in args]
+        args = [self.shape_value(node, a) if isinstance(a, ShapeValue) else a for a in args]
         kwargs = {
-            k: self.shape_tuple(node, v) if isinstance(v, ShapeValue) else v
+            k: self.shape_value(node, v) if isinstance(v, ShapeValue) else v
             for k, v in kwargs.items()
         }
         try:
@@ -525,6 +547,11 @@ def scriptable_function(obj: Any) -> Callable[..., Any] | None:
 
 
 _MATH_FUNCTIONS = {abs, min, max, round}  # builtins that fold like `math` functions
+RUNTIME_MATH = {
+    math.sqrt: AtenSqrtFloatOp, math.exp: AtenExpFloatOp, math.log: AtenLogFloatOp,
+    math.floor: AtenFloorFloatOp, math.ceil: AtenCeilFloatOp,
+}  # fmt: skip
+"""The `math` functions of a number known at run time, and their scalar ops."""
 
 _STATEMENT_HINTS: dict[type[ast.stmt], str] = {
     ast.Try: "try/except is not supported; move error handling outside the scripted function",

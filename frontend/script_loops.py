@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.ops.data_movement import AtenSelectIntOp
 from dialects.torch.ops.prim import PrimLoopConditionOp, PrimLoopOp
 from dialects.torch.ops.scalar import AtenDeriveIndexOp, AtenRangeLengthOp
-from dialects.torch.types import IntType
+from dialects.torch.types import DYN, IntType, ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method
@@ -292,7 +292,8 @@ class LoopsMixin:
             for v in carried_parts(self, node, n, self.read_variable(n, node), w)
         ]
         operands = [self.builder.materialize(trip), self.builder.materialize(initial)]
-        body = Block(arg_types=[IntType(), *(v.type for v in inits)])
+        carried_types = [any_sizes(v.type) for v in inits]
+        body = Block(arg_types=[IntType(), *carried_types])
         body.args[0].name_hint = "iter"
         defined_before = set(self.env)
         with self.branch(body):
@@ -309,7 +310,7 @@ class LoopsMixin:
             body.add_op(PrimLoopConditionOp(leaf.values[0], leaf.values[1:]))
         op = PrimLoopOp(
             operands=[operands[0], operands[1], inits],
-            result_types=[[v.type for v in inits]],
+            result_types=[carried_types],
             regions=[Region(body)],
         )
         self.builder.insert(op)
@@ -366,3 +367,12 @@ def _regroup(
     for name, width in zip(names, widths):
         out[name] = next(it) if width is None else tuple(next(it) for _ in range(width))
     return out
+
+
+def any_sizes(typ: Attribute) -> Attribute:
+    """A loop-carried tensor's type while scripting: its rank and dtype, any sizes (an
+    iteration may change them: `out = torch.cat([out, h])`); the call's signature refines
+    every size again (`torch-refine-types`)."""
+    if isinstance(typ, ValueTensorType) and typ.sizes is not None:
+        return ValueTensorType([DYN] * len(typ.sizes), typ.dtype)
+    return typ

@@ -17,6 +17,7 @@ from dialects.torch.ops.data_movement import (
     AtenDimOp,
     AtenSelectIntOp,
     AtenSizeIntOp,
+    AtenSizeOp,
     AtenSliceTensorOp,
 )
 from dialects.torch.ops.scalar import (
@@ -30,6 +31,7 @@ from dialects.torch.types import ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
+from frontend.script_control import _article
 
 if TYPE_CHECKING:
     from frontend.script_loops import Frame
@@ -143,7 +145,12 @@ class ValuesMixin:
     # ---- builtins ----
 
     def builtin_call(self, node: ast.Call, fn: Any, args: list[Value]) -> Value | None:
-        """`len`, `int`, `float`, `bool` of tensors and scalars; None for other callables."""
+        """`len`, `int`, `float`, `bool` of tensors and scalars, `getattr` of a module; None
+        for other callables."""
+        if fn is builtins.getattr:
+            return self.builtin_getattr(node, args)
+        if fn in (builtins.enumerate, builtins.zip):
+            return self.builtin_iteration(node, fn, args)
         handler = _BUILTINS.get(fn)
         if handler is None:
             if fn is builtins.range:
@@ -152,6 +159,41 @@ class ValuesMixin:
         if len(args) != 1 or node.keywords:
             raise self.error(node, f"{fn.__name__}() takes exactly one argument here")
         return handler(self, node, args[0])
+
+    def builtin_getattr(self, node: ast.Call, args: list[Value]) -> Value:
+        """`getattr(self, name)` with a name known while scripting: `self.<name>`."""
+        from frontend.script_modules import ModuleValue
+
+        if len(args) != 2 or node.keywords or not isinstance(args[1], str):
+            raise self.error(node, "getattr() takes a module and a name known while scripting")
+        if not isinstance(args[0], ModuleValue):
+            raise self.error(node, f"getattr() of a {kind_of(args[0])} is not supported")
+        attribute = ast.copy_location(ast.Attribute(node.args[0], args[1], ast.Load()), node)
+        return self.module_attribute(attribute, args[0])  # type: ignore[attr-defined,no-any-return]
+
+    def builtin_iteration(self, node: ast.Call, fn: Any, args: list[Value]) -> Value:
+        """`enumerate(...)` / `zip(...)` of tuples, lists and ModuleLists: a list of tuples,
+        for a loop unrolled while scripting (`for i, layer in enumerate(self.layers)`)."""
+        from frontend.script_modules import ModuleValue
+
+        sequences = []
+        for arg, value in zip(node.args, args):
+            if isinstance(value, ModuleValue):
+                value = self.module_items(arg, value)  # type: ignore[attr-defined]
+            if not isinstance(value, tuple | list):
+                raise self.error(
+                    arg,
+                    f"{fn.__name__}() of {_article(kind_of(value))} is not supported",
+                    "use it on tuples, lists and nn.ModuleLists (for tensors: range(len(x)))",
+                )
+            sequences.append(list(value))
+        if fn is builtins.enumerate:
+            if len(sequences) != 1 or node.keywords:
+                raise self.error(node, "enumerate() takes one sequence here")
+            return list(enumerate(sequences[0]))
+        if node.keywords:
+            raise self.error(node, "zip() takes no keyword arguments here")
+        return list(zip(*sequences))
 
     def builtin_len(self, node: ast.AST, value: Value) -> Value:
         from frontend.script_modules import ModuleValue
@@ -226,17 +268,27 @@ class ValuesMixin:
         return tuple(self.shape_element(node, shape, d) for d in range(count))
 
     def shape_tuple(self, node: ast.AST, shape: ShapeValue) -> tuple[Value, ...]:
-        """`x.shape` as a value (`y.reshape(x.shape)`, `torch.zeros(x.shape)`): the size of
-        each dim, which needs the tensor's rank."""
+        """`x.shape` spread or sliced (`x.view(*x.shape[:-1], -1)`): the size of each dim,
+        which needs the tensor's rank while scripting."""
         rank = shape.tensor.type.rank if isinstance(shape.tensor.type, ValueTensorType) else None
         if rank is None:
             raise self.error(
                 node,
-                "a shape cannot be used whole here: the tensor's rank is not known when the "
-                "function is scripted",
-                "index or unpack it: x.view(x.shape[0], -1), n, c = x.shape",
+                "a shape cannot be spread or sliced here: the tensor's rank is not known when "
+                "the function is scripted",
+                "pass it whole (y.reshape(x.shape)), index it (x.shape[0]) or unpack it "
+                "(n, c = x.shape)",
             )
         return tuple(self.shape_element(node, shape, d) for d in range(rank))
+
+    def shape_value(self, node: ast.AST, shape: ShapeValue) -> Value:
+        """`x.shape` passed whole (`y.reshape(x.shape)`, `torch.zeros(x.size())`): the size of
+        each dim where the rank is known, else `torch.aten.size`, a list that
+        `torch-refine-types` expands once the argument types fix the rank."""
+        rank = shape.tensor.type.rank if isinstance(shape.tensor.type, ValueTensorType) else None
+        if rank is None:
+            return self.emit(node, (AtenSizeOp,), [shape.tensor], {})[0]
+        return self.shape_tuple(node, shape)
 
     def shape_slice(self, node: ast.Subscript, shape: ShapeValue) -> tuple[Value, ...]:
         """`x.shape[1:]`, `x.shape[:-1]`: constant bounds on the tuple of sizes."""

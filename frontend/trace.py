@@ -134,6 +134,7 @@ class TracedModule(TracedFunction):
                          main.example_signature)  # fmt: skip
         self.original = original
         self.methods = methods
+        self.result_structure = main.result_structure
 
     def __getattr__(self, name: str) -> Any:
         methods = self.__dict__.get("methods", {})
@@ -170,7 +171,9 @@ def trace_function(
     module.verify()
     example = tuple(spec_of(symbol, arg, value.numpy())
                     for arg, value in zip(_arguments(function), recorder.inputs))  # fmt: skip
-    return TracedFunction(module, symbol, fn, recorder, example)
+    traced = TracedFunction(module, symbol, fn, recorder, example)
+    traced.result_structure = output_structure(outputs)[1]
+    return traced
 
 
 def run_recorded(fn: Callable[..., Any], inputs: Inputs, recorder: Recorder) -> Any:
@@ -203,9 +206,29 @@ def _traced_input(value: Any, recorder: Recorder, name: str) -> Any:
     )
 
 
+def output_structure(outputs: Any) -> tuple[list[Any], Any]:
+    """The leaves of nested tuples / lists of outputs (`(out, (h, c))` of an LSTM), and their
+    nesting as `regroup_tuples` reads it (None: one value, or a flat tuple of them)."""
+    if not isinstance(outputs, tuple | list):
+        return [outputs], None
+    if not any(isinstance(item, tuple | list) for item in outputs):
+        return list(outputs), None
+
+    def shape(value: Any) -> Any:
+        return tuple(shape(v) for v in value) if isinstance(value, tuple | list) else None
+
+    def leaves(value: Any) -> list[Any]:
+        if isinstance(value, tuple | list):
+            return [leaf for v in value for leaf in leaves(v)]
+        return [value]
+
+    return leaves(outputs), shape(outputs)
+
+
 def output_values(outputs: Any, recorder: Recorder) -> list[SSAValue]:
-    """The IR values of what the traced function returned: a tensor or a tuple of them."""
-    items = list(outputs) if isinstance(outputs, tuple | list) else [outputs]
+    """The IR values of what the traced function returned: a tensor or (nested) tuples of
+    them."""
+    items, _ = output_structure(outputs)
     values: list[SSAValue] = []
     for index, item in enumerate(items):
         if _is_torch_tensor(item):
@@ -216,7 +239,7 @@ def output_values(outputs: Any, recorder: Recorder) -> list[SSAValue]:
             what = f"output {index}" if isinstance(outputs, tuple | list) else "the output"
             raise TraceError(
                 f"{what} of the traced function is a {type(item).__name__}: a traced function "
-                "must return a tensor or a tuple of tensors"
+                "must return a tensor or (nested) tuples of tensors"
             )
         values.append(recorder.value_of(item))
     return values

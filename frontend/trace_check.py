@@ -132,8 +132,7 @@ def compare_outputs(
     actual: Any, expected: Any, again: ScriptFunction, inputs: tuple[Any, ...], strict: bool
 ) -> None:
     """Warn (or raise, if strict) for each output of the compiled trace that differs."""
-    actual_items = list(actual) if isinstance(actual, tuple | list) else [actual]
-    expected_items = list(expected) if isinstance(expected, tuple | list) else [expected]
+    actual_items, expected_items = _leaves(actual), _leaves(expected)
     for index, (a, e) in enumerate(zip(actual_items, expected_items, strict=True)):
         a_values, e_values = _numpy(a), _numpy(e)
         if a_values.shape == e_values.shape and np.allclose(
@@ -179,6 +178,13 @@ def _difference(actual: Any, expected: Any) -> str:
         return f"shape {list(actual.shape)} instead of {list(expected.shape)}"
     error = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
     return f"largest absolute difference {np.nanmax(error):.3g}"
+
+
+def _leaves(value: Any) -> list[Any]:
+    """The outputs in order, nested tuples flattened (`(out, (h, c))`)."""
+    if isinstance(value, tuple | list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
 
 
 def _numpy(value: Any) -> np.ndarray:  # type: ignore[type-arg]

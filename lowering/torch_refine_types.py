@@ -21,7 +21,9 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from dialects.torch.op_base import TorchOp, types_compatible
+from dialects.torch.ops.data_movement import AtenSizeIntOp, AtenSizeOp
 from dialects.torch.ops.prim import (
+    ConstantIntOp,
     PrimIfOp,
     PrimIfYieldOp,
     PrimListConstructOp,
@@ -31,7 +33,7 @@ from dialects.torch.ops.prim import (
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
 )
-from dialects.torch.types import DYN, ListType, TupleType, ValueTensorType
+from dialects.torch.types import DYN, IntType, ListType, TupleType, ValueTensorType
 from lowering.signature import parse_signature
 
 
@@ -75,8 +77,34 @@ def refine_function(function: func.FuncOp) -> None:
 
 
 def refine_block(block: Block) -> None:
-    for op in block.ops:
+    for op in list(block.ops):
+        if isinstance(op, AtenSizeOp):
+            expanded = expand_whole_size(op)
+            if expanded is not None:
+                for new in expanded:
+                    refine_op(new)
+                continue
         refine_op(op)
+
+
+def expand_whole_size(op: AtenSizeOp) -> list[Operation] | None:
+    """`torch.aten.size %x` of a tensor whose rank is now known -> `prim.ListConstruct` of
+    `aten.size.int %x, d` for each dim d (the new ops, in order); None while the rank is
+    unknown."""
+    tensor = op.self_
+    if not isinstance(tensor.type, ValueTensorType) or tensor.type.rank is None:
+        return None
+    new_ops: list[Operation] = []
+    sizes = []
+    for dim in range(tensor.type.rank):
+        constant = ConstantIntOp(dim)
+        constant.result.name_hint = f"int{dim}"
+        size = AtenSizeIntOp.create(operands=[tensor, constant.result], result_types=[IntType()])
+        new_ops += [constant, size]
+        sizes.append(size.results[0])
+    new_ops.append(PrimListConstructOp(sizes, IntType()))
+    Rewriter.replace_op(op, new_ops)
+    return new_ops
 
 
 def refine_op(op: Operation) -> None:

@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from dialects.torch.dtypes import dtype_of_attr
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, kind_of_type
 from dialects.torch.schema import Schema, parse_schema
-from dialects.torch.types import DYN, ValueTensorType
+from dialects.torch.types import DYN, IntType, ListType, ValueTensorType
 
 # ---- sample inputs for generated tests ----
 
@@ -82,6 +82,8 @@ def arg_value(value: SSAValue) -> Any:
         return TensorMeta(shape, dtype_of_attr(typ.element_type))
     if isinstance(value.owner, ConstantLikeOp):
         return value.owner.python_value()
+    if isinstance(typ, ListType) and typ.element_type == IntType():
+        return Dynamic("list[int]")  # sizes of a rank not known yet (`torch.aten.size`)
     kind = kind_of_type(typ)
     return Dynamic(kind or "unknown")
 

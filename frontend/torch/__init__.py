@@ -58,6 +58,7 @@ from frontend.torch.random import (  # noqa: E402
     manual_seed,
     seed,
 )
+from frontend.torch.recurrent import gru, gru_cell, lstm, lstm_cell  # noqa: E402
 
 bool = DTYPES["bool"]  # noqa: A001
 float = float32  # noqa: A001
@@ -68,12 +69,12 @@ int = int32  # noqa: A001
 
 __all__ = [
     "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bool", "cuda",
-    "device",
-    "default_generator", "double", "dtype", "empty", "empty_like", "enable_grad", "eye", "float",
-    "float32", "float64", "from_numpy", "full", "full_like", "get_default_dtype",
-    "inference_mode", "initial_seed", "int", "int32", "int64", "is_floating_point", "is_tensor",
-    "linspace", "long", "manual_seed", "nn", "no_grad", "numel", "ones", "ones_like", "rand",
-    "rand_like", "randint", "randn", "randn_like", "randperm", "seed", "set_default_dtype",
-    "tensor", "zeros", "zeros_like",
+    "device", "default_generator", "double", "dtype", "empty", "empty_like", "enable_grad",
+    "eye", "float", "float32", "float64", "from_numpy", "full", "full_like",
+    "get_default_dtype", "gru", "gru_cell", "inference_mode", "initial_seed", "int", "int32",
+    "int64", "is_floating_point", "is_tensor", "linspace", "lstm", "lstm_cell", "long",
+    "manual_seed", "nn", "no_grad", "numel", "ones", "ones_like", "rand", "rand_like",
+    "randint", "randn", "randn_like", "randperm", "seed", "set_default_dtype", "tensor",
+    "zeros", "zeros_like",
 ]  # fmt: skip
 __all__ += [name for name in functions_for("torch") if name not in __all__]

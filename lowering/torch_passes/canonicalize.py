@@ -10,6 +10,7 @@
 - each op's `fold` hook applied (`x * 1`, `x + 0`, `x - 0`, `x / 1` when the result type is
   exactly `x`'s; `size`/`dim`/`len` of static shapes; transpose of a transpose, reshape of a
   reshape where those ops define the hook);
+- a `torch.prim.ListUnpack` of a `torch.prim.ListConstruct` replaced by its elements;
 - `torch.prim.If` on a constant condition replaced by the taken branch, and `prim.If` results
   that both branches give as the same outer value replaced by it;
 - `torch.prim.Loop` that cannot run (constant trip count <= 0 or initial condition false)
@@ -37,7 +38,14 @@ from xdsl.pattern_rewriter import (
 
 from dialects.torch.folding import NOT_CONSTANT, constant_value
 from dialects.torch.op_base import TorchOp
-from dialects.torch.ops.prim import PrimIfOp, PrimIfYieldOp, PrimLoopConditionOp, PrimLoopOp
+from dialects.torch.ops.prim import (
+    PrimIfOp,
+    PrimIfYieldOp,
+    PrimListConstructOp,
+    PrimListUnpackOp,
+    PrimLoopConditionOp,
+    PrimLoopOp,
+)
 from lowering.torch_passes.ir_utils import (
     defined_outside,
     inline_block_before,
@@ -144,6 +152,17 @@ class FoldLoopInvariantCarried(RewritePattern):
                 rewriter.replace_all_uses_with(result, init)
 
 
+class FoldUnpackOfListConstruct(RewritePattern):
+    """`a, b = [x, y]`: a `prim.ListUnpack` of a `prim.ListConstruct` gives its elements
+    (such as the sizes of a whole `x.shape` unpacked)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PrimListUnpackOp, rewriter: PatternRewriter) -> None:
+        listed = op.list_.owner
+        if isinstance(listed, PrimListConstructOp) and len(listed.elements) == len(op.results):
+            replace_results(rewriter, op, list(listed.elements))
+
+
 CANONICALIZATION_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConstantScalarOp(),
     ApplyFoldHook(),
@@ -151,6 +170,7 @@ CANONICALIZATION_PATTERNS: tuple[RewritePattern, ...] = (
     FoldIfSameBranches(),
     FoldLoopThatNeverRuns(),
     FoldLoopInvariantCarried(),
+    FoldUnpackOfListConstruct(),
 )
 
 

@@ -57,11 +57,12 @@ class ConvertFilledOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FilledOp, rewriter: PatternRewriter) -> None:
         result_type = tensor_type_of(op)
+        size_list = op.operands[op.SIZE]
         sizes = [
             int_as_index(rewriter, element) if size == DYN else None
-            for size, element in zip(static_shape(result_type), list_elements(op.operands[0]))
+            for size, element in zip(static_shape(result_type), list_elements(size_list))
         ]
-        value = op.FILL if op.FILL is not None else op.operands[1]
+        value = op.FILL if op.FILL is not None else op.operands[op.SIZE + 1]
         rewriter.replace(op, [], [fill(rewriter, result_type, sizes, value)])
 
 

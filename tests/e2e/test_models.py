@@ -75,8 +75,8 @@ class TwoLayerLstm(torch.nn.Module):
 
 
 def test_lstm_two_layers_twenty_steps_traced_from_frontend_torch() -> None:
-    """torch.nn.LSTMCell calls `_VF.lstm_cell`, which has no counterpart: trace the
-    frontend.torch twin with the same weights (and script the torch one, in test_script_modules)."""
+    """The frontend.torch twin traced with the same weights (torch.nn.LSTMCell and nn.LSTM
+    trace too: tests/e2e/test_recurrent_layers.py; the torch one scripted: test_script_modules)."""
     from frontend import torch as ft
 
     torch.manual_seed(3)

@@ -1,5 +1,6 @@
-"""`*` in calls of scripted code: a tuple or list spreads into positional arguments; a whole
-shape, whose rank scripting does not know, is a located error with a hint."""
+"""`*` in calls of scripted code: a tuple or list spreads into positional arguments; a shape,
+whose rank scripting does not know, is a located error with a hint (passed whole, it works:
+tests/e2e/test_script_whole_shapes.py)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ def reshape_of_unpacked_sizes(x):
     return x.reshape(*[c, n]) * 2
 
 
-def reshape_to_a_whole_shape(x, y):
-    return y.reshape(x.shape)
+def reshape_to_a_spread_shape(x, y):
+    return y.reshape(*x.shape)
 
 
 def test_a_tuple_and_a_list_spread_into_arguments() -> None:
@@ -31,9 +32,9 @@ def test_a_tuple_and_a_list_spread_into_arguments() -> None:
     np.testing.assert_array_equal(doubled, x.reshape(3, 2) * 2)
 
 
-def test_a_whole_shape_is_a_located_error() -> None:
+def test_a_spread_shape_is_a_located_error() -> None:
     x = np.ones((2, 3), dtype=np.float32)
-    with pytest.raises(ScriptError, match="shape cannot be used whole") as info:
-        frontend.script(reshape_to_a_whole_shape)(x, x.ravel())
-    assert "y.reshape(x.shape)" in str(info.value)
-    assert "hint: index or unpack it" in str(info.value)
+    with pytest.raises(ScriptError, match="shape cannot be spread or sliced here") as info:
+        frontend.script(reshape_to_a_spread_shape)(x, x.ravel())
+    assert "y.reshape(*x.shape)" in str(info.value)
+    assert "hint: pass it whole (y.reshape(x.shape))" in str(info.value)

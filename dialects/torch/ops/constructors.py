@@ -18,7 +18,7 @@ from dialects.torch.dtypes import BOOL, DEFAULT_FLOAT, DEFAULT_INT, DType, dtype
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, kind_of_value
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.shapes import size_list, static_dims
+from dialects.torch.ops.shapes import size_list, static_dims, unknown_length
 from dialects.torch.types import BoolType, FloatType, IntType, ListType, NoneType, ValueTensorType
 
 ScalarOperand = IntType | FloatType | BoolType
@@ -40,7 +40,10 @@ def scalar_dtype(value: Any) -> DType:
     return {"bool": BOOL, "int": DEFAULT_INT}.get(kind or "float", DEFAULT_FLOAT)
 
 
-def new_shape(op_name: str, size: Any) -> tuple[int, ...]:
+def new_shape(op_name: str, size: Any) -> tuple[int, ...] | None:
+    """The dims of a new tensor of `size` (None: the rank is not known yet)."""
+    if unknown_length(size):
+        return None
     sizes = size_list(op_name, "size", size)
     if any(isinstance(d, int) and d < 0 for d in sizes):
         raise ShapeError(f"{op_name}: Dimension size must be non-negative.")
@@ -51,25 +54,35 @@ def new_shape(op_name: str, size: Any) -> tuple[int, ...]:
 
 
 class FilledOp(TorchOp):
-    """A tensor of `size` filled with `fill_value(args)`; dtype from `dtype=` or the value."""
+    """A tensor of `size` filled with `fill_value(args)`; dtype from `dtype=` or the value.
+
+    `SIZE` is the operand index of the size list (`full`'s value follows it); a `new_*`
+    method (`x.new_zeros(size)`) has `self` first, whose dtype is the default."""
 
     FILL: ClassVar[float | None] = None  # the constant fill, or None for `full`'s argument
+    SIZE: ClassVar[int] = 0
 
     @classmethod
     def fill_of(cls, args: tuple[Any, ...]) -> Any:
-        return cls.FILL if cls.FILL is not None else args[1]
+        return cls.FILL if cls.FILL is not None else args[cls.SIZE + 1]
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
-        shape = new_shape(cls.name.removeprefix("torch.aten."), args[0])
-        default = DEFAULT_FLOAT if cls.FILL is not None else scalar_dtype(args[1])
-        return [ValueTensorType(shape, requested_dtype(args[-1], default))]
+        shape = new_shape(cls.name.removeprefix("torch.aten."), args[cls.SIZE])
+        return [ValueTensorType(shape, requested_dtype(args[-1], cls.default_dtype(args)))]
+
+    @classmethod
+    def default_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        if cls.SIZE > 0:  # x.new_*(...): x's dtype
+            return args[0].dtype  # type: ignore[no-any-return]
+        return DEFAULT_FLOAT if cls.FILL is not None else scalar_dtype(args[1])
 
     @classmethod
     def eager(cls, *args: Any) -> Any:
-        (typ,) = cls.infer(*args)
+        metas = (TensorMeta.of_array(args[0]), *args[1:]) if cls.SIZE > 0 else args
+        (typ,) = cls.infer(*metas)
         assert isinstance(typ, ValueTensorType) and typ.element is not None
-        return np.full(args[0], cls.fill_of(args), dtype=typ.element.numpy)
+        return np.full(args[cls.SIZE], cls.fill_of(args), dtype=typ.element.numpy)
 
 
 @torch_op
@@ -124,6 +137,76 @@ class AtenFullOp(FilledOp):
     SCHEMA = "aten::full(int[] size, Scalar fill_value, *, ScalarType? dtype=None) -> Tensor"
     PY_NAMES = ("torch.full",)
     SAMPLES = (Sample([2, 3], 1.5), Sample([2], 7), Sample([2, 2], 2.5, dtype=4))
+    size = operand_def(ListType)
+    fill_value = operand_def(ScalarOperand)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+# ---- x.new_* ----
+
+
+@torch_op
+class AtenNewZerosOp(FilledOp):
+    """`x.new_zeros(size, dtype=None)`: zeros of `x`'s dtype unless `dtype` says otherwise."""
+
+    name = "torch.aten.new_zeros"
+    SCHEMA = "aten::new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("Tensor.new_zeros",)
+    SAMPLES = (Sample(Tn((3,)), [2, 3]), Sample(Tn((2,), "int64"), [4], dtype=6))
+    FILL, SIZE = 0, 1
+    self_ = operand_def(ValueTensorType)
+    size = operand_def(ListType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenNewOnesOp(FilledOp):
+    """`x.new_ones(size, dtype=None)`: ones of `x`'s dtype unless `dtype` says otherwise."""
+
+    name = "torch.aten.new_ones"
+    SCHEMA = "aten::new_ones(Tensor self, int[] size, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("Tensor.new_ones",)
+    SAMPLES = (Sample(Tn((2, 2), "float64"), [3, 1]), Sample(Tn((1,), "int32"), []))
+    FILL, SIZE = 1, 1
+    self_ = operand_def(ValueTensorType)
+    size = operand_def(ListType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenNewEmptyOp(FilledOp):
+    """`x.new_empty(size, dtype=None)`: unspecified values (zeros here) of `x`'s dtype."""
+
+    name = "torch.aten.new_empty"
+    SCHEMA = "aten::new_empty(Tensor self, int[] size, *, ScalarType? dtype=None) -> Tensor"
+    PY_NAMES = ("Tensor.new_empty",)
+    SAMPLES = (Sample(Tn((2,)), [2, 3]),)
+    ARBITRARY_VALUES = True
+    FILL, SIZE = 0, 1
+    self_ = operand_def(ValueTensorType)
+    size = operand_def(ListType)
+    dtype = operand_def(DTypeOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenNewFullOp(FilledOp):
+    """`x.new_full(size, fill_value, dtype=None)`: the value converted to `x`'s dtype (floats
+    truncate to ints) unless `dtype` is given."""
+
+    name = "torch.aten.new_full"
+    SCHEMA = (
+        "aten::new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None)"
+        " -> Tensor"
+    )
+    PY_NAMES = ("Tensor.new_full",)
+    SAMPLES = (Sample(Tn((3,)), [2, 2], 1.5), Sample(Tn((2,), "int64"), [3], 2.7),
+               Sample(Tn((2,)), [2], 3, dtype=4))  # fmt: skip
+    SIZE = 1
+    self_ = operand_def(ValueTensorType)
     size = operand_def(ListType)
     fill_value = operand_def(ScalarOperand)
     dtype = operand_def(DTypeOperand)
@@ -327,6 +410,10 @@ OPS = (
     AtenOnesOp,
     AtenEmptyMemoryFormatOp,
     AtenFullOp,
+    AtenNewZerosOp,
+    AtenNewOnesOp,
+    AtenNewEmptyOp,
+    AtenNewFullOp,
     AtenZerosLikeOp,
     AtenOnesLikeOp,
     AtenEmptyLikeOp,

@@ -12,7 +12,7 @@ from dialects.torch.folding import fold_static_size
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.types import DYN, IntType, NoneType, ValueTensorType
+from dialects.torch.types import DYN, IntType, ListType, NoneType, ValueTensorType
 
 
 def constant_dim(op_name: str, dim: Any, x: TensorMeta) -> int | None:
@@ -132,6 +132,36 @@ class AtenSizeIntOp(TorchOp):
 
 
 @torch_op
+class AtenSizeOp(TorchOp):
+    """`x.shape` / `x.size()` used whole (`y.reshape(x.shape)`, `torch.zeros(x.size())`): the
+    list of sizes, where the rank is not known while scripting.
+
+    Once the argument types fix the rank, `torch-refine-types` expands it into a
+    `torch.prim.ListConstruct` of one `torch.aten.size.int` per dim, which the shape rules of
+    its users read element by element (`expand_whole_size`).
+
+    ```mlir
+    %s = torch.aten.size %x : !torch.vtensor<*,unk> -> !torch.list<int>
+    ```
+    """
+
+    name = "torch.aten.size"
+    SCHEMA = "aten::size(Tensor self) -> int[]"
+    PY_NAMES = ()  # the frontend emits it for a shape used whole (`x.shape`, `x.size()`)
+    SAMPLES = (Sample(Tn((3, 4))), Sample(Tn((2, 1, 5), "int64")))
+    self_ = operand_def(ValueTensorType)
+    result = result_def(ListType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return [ListType(IntType())]
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return [int(d) for d in x.shape]
+
+
+@torch_op
 class AtenDimOp(TorchOp):
     """`x.dim()`: the rank, a Python int."""
 
@@ -179,4 +209,4 @@ class AtenLenTensorOp(TorchOp):
         return fold_static_size(self.t, 0)
 
 
-OPS = (AtenSelectIntOp, AtenSliceTensorOp, AtenSizeIntOp, AtenDimOp, AtenLenTensorOp)
+OPS = (AtenSelectIntOp, AtenSliceTensorOp, AtenSizeIntOp, AtenSizeOp, AtenDimOp, AtenLenTensorOp)

@@ -139,8 +139,10 @@ def _unary(
     payload_fn: Callable[[ScalarBuilder, SSAValue], SSAValue],
     doc: str,
     py_names: tuple[str, ...] = (),
+    samples: tuple[Any, ...] | None = None,
 ) -> type[ScalarOp]:
-    """One scalar op of one argument, e.g. `aten::neg.int(int a) -> int`."""
+    """One scalar op of one argument, e.g. `aten::neg.int(int a) -> int` (its samples: the
+    given values, else a negative one of `kind`)."""
     base, _, overload = aten.partition(".")
 
     @torch_op
@@ -150,7 +152,7 @@ def _unary(
         name = f"torch.aten.{aten}"
         SCHEMA = f"aten::{aten}({kind} a) -> {result_kind}"
         PY_NAMES = py_names
-        SAMPLES = (Sample(_SAMPLE_VALUES[kind][1]),)
+        SAMPLES = tuple(Sample(v) for v in (samples or (_SAMPLE_VALUES[kind][1],)))
         RESULT = result_kind
         a = operand_def(_TYPES[kind] if kind != "Scalar" else IntType)
         result = result_def(_TYPES[result_kind])
@@ -198,6 +200,35 @@ AtenBoolIntOp = _unary("Bool.int", "int", "bool", bool, _is_nonzero, "`bool(a)`:
 AtenBoolFloatOp = _unary(
     "Bool.float", "float", "bool", bool, _is_nonzero, "`bool(a)`: `a != 0.0`, so NaN is true"
 )
+
+
+# ---- `math` functions of run-time numbers (`math.sqrt(x.size(-1))`) ----
+
+
+def _numpy_float(fn: Callable[[Any], Any]) -> Callable[[Any], float]:
+    """`fn` in float64 with numpy's nan / inf where Python's `math` raises (`math.sqrt(-1)`),
+    as the compiled code gives."""
+
+    def eager(a: Any) -> float:
+        with np.errstate(all="ignore"):
+            return float(fn(np.float64(a)))
+
+    return eager
+
+
+_POSITIVE, _SIGNED = (2.25, 0.5), (-1.25, 2.5)
+AtenSqrtFloatOp = _unary("sqrt.float", "float", "float", _numpy_float(np.sqrt),
+                         ScalarBuilder.sqrt, "`math.sqrt(a)`", samples=_POSITIVE)  # fmt: skip
+AtenExpFloatOp = _unary("exp.float", "float", "float", _numpy_float(np.exp),
+                        ScalarBuilder.exp, "`math.exp(a)`", samples=_SIGNED)  # fmt: skip
+AtenLogFloatOp = _unary("log.float", "float", "float", _numpy_float(np.log),
+                        ScalarBuilder.log, "`math.log(a)`", samples=_POSITIVE)  # fmt: skip
+AtenFloorFloatOp = _unary("floor.float", "float", "int", lambda a: int(np.floor(a)),
+                          lambda b, x: b.cast(b.floor(x), i64), "`math.floor(a)`: an int",
+                          samples=_SIGNED)  # fmt: skip
+AtenCeilFloatOp = _unary("ceil.float", "float", "int", lambda a: int(np.ceil(a)),
+                         lambda b, x: b.neg(b.cast(b.floor(b.neg(x)), i64)),
+                         "`math.ceil(a)`: an int", samples=_SIGNED)  # fmt: skip
 
 
 # ---- for-loop index maths ----
@@ -351,6 +382,11 @@ OPS = (
     AtenIntFloatOp,
     AtenBoolIntOp,
     AtenBoolFloatOp,
+    AtenSqrtFloatOp,
+    AtenExpFloatOp,
+    AtenLogFloatOp,
+    AtenFloorFloatOp,
+    AtenCeilFloatOp,
     AtenRangeLengthOp,
     AtenDeriveIndexOp,
     AtenBoolTensorOp,

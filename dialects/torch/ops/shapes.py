@@ -2,7 +2,8 @@
 
 A size list argument (`int[] size`) reaches a shape rule as a Python list whose elements are
 ints or `Dynamic("int")` (sizes only known at run time, such as `x.size(0)`); a list that is
-itself only known at run time cannot fix the result's rank and is rejected.
+itself only known at run time cannot fix the result's rank and is rejected, but for the
+sizes of a tensor whose rank is not known while scripting (`unknown_length`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ def size_list(op_name: str, arg_name: str, value: Any) -> SizeList:
         ):
             raise TypeError(f"{op_name}: `{arg_name}` must hold ints, got {element!r}")
     return list(value)
+
+
+def unknown_length(value: Any) -> bool:
+    """An `int[]` whose length is not known yet: `torch.aten.size` of a tensor whose rank is
+    not known while scripting (`y.reshape(x.shape)`); the result's rank is then unknown until
+    `torch-refine-types` expands that list for a call's argument types."""
+    return isinstance(value, Dynamic) and value.kind == "list[int]"
 
 
 def static_dims(sizes: SizeList) -> tuple[int, ...]:
