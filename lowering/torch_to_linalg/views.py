@@ -23,6 +23,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.views import (
+    AtenCloneOp,
     AtenContiguousOp,
     AtenExpandAsOp,
     AtenExpandOp,
@@ -270,8 +271,12 @@ class ConvertTransposeOp(RewritePattern):
 
 
 class ConvertContiguousOp(RewritePattern):
+    """`contiguous` and `clone` give their operand's value."""
+
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: AtenContiguousOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: AtenContiguousOp | AtenCloneOp, rewriter: PatternRewriter
+    ) -> None:
         rewriter.replace(op, [], [op.self_])
 
 

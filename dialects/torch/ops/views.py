@@ -25,8 +25,14 @@ from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import constant_dim
 from dialects.torch.ops.prim import ConstantIntOp
-from dialects.torch.ops.shapes import expand_shape, size_list, static_dims, view_shape
-from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
+from dialects.torch.ops.shapes import (
+    expand_shape,
+    size_list,
+    static_dims,
+    unknown_length,
+    view_shape,
+)
+from dialects.torch.types import DYN, BoolType, IntType, ListType, NoneType, ValueTensorType
 
 
 def _result(x: TensorMeta, shape: tuple[int, ...] | None) -> list[Attribute]:
@@ -42,6 +48,8 @@ class _ViewBase(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, sizes = args
+        if unknown_length(sizes):
+            return _result(x, None)
         sizes = size_list(cls.name.removeprefix("torch.aten."), "size", sizes)
         if x.shape is None:
             return _result(x, tuple(DYN if d == -1 else d for d in static_dims(sizes)))
@@ -361,6 +369,30 @@ class AtenContiguousOp(TorchOp):
         return [self.self_]
 
 
+@torch_op
+class AtenCloneOp(TorchOp):
+    """`x.clone()`: `x`'s values (tensors are values here: nothing can write into `x`)."""
+
+    name = "torch.aten.clone"
+    SCHEMA = "aten::clone(Tensor self, *, int? memory_format=None) -> Tensor"
+    PY_NAMES = ("torch.clone", "Tensor.clone")
+    SAMPLES = (Sample(Tn((2, 3))), Sample(Tn((4,), "int64")))
+    self_ = operand_def(ValueTensorType)
+    memory_format = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return _result(args[0], args[0].shape)
+
+    @staticmethod
+    def eager(x: Any, memory_format: Any = None) -> Any:
+        return x.copy()
+
+    def fold(self) -> Any:
+        return [self.self_]
+
+
 # ---- expand / repeat ----
 
 
@@ -381,6 +413,8 @@ class AtenExpandOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, sizes = args[:2]
+        if unknown_length(sizes):
+            return _result(x, None)
         sizes = size_list("expand", "size", sizes)
         if x.shape is None:
             return _result(x, None)
@@ -433,6 +467,8 @@ class AtenRepeatOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, repeats = args
+        if unknown_length(repeats):
+            return _result(x, None)
         repeats = size_list("repeat", "repeats", repeats)
         if x.shape is None:
             return _result(x, None)
@@ -463,6 +499,7 @@ OPS = (
     AtenTransposeIntOp,
     AtenTOp,
     AtenContiguousOp,
+    AtenCloneOp,
     AtenExpandOp,
     AtenExpandAsOp,
     AtenRepeatOp,
