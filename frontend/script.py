@@ -22,6 +22,10 @@ from dialects.torch.ops.scalar import (
     AtenExpFloatOp,
     AtenFloorFloatOp,
     AtenLogFloatOp,
+    AtenMaxFloatOp,
+    AtenMaxIntOp,
+    AtenMinFloatOp,
+    AtenMinIntOp,
     AtenSqrtFloatOp,
 )
 from dialects.torch.types import ValueTensorType
@@ -111,6 +115,7 @@ class FunctionScripter(
         self.frames: list[Frame] = [FunctionFrame()]
         self.param_args: dict[str, SSAValue] = {}
         self.tensor_loops: dict[ast.For, SSAValue] = {}  # `for row in x`: x, evaluated once
+        self.list_blocks: dict[int, Block] = {}  # id(Python list) -> the block that made it
 
     # ---- errors ----
 
@@ -264,6 +269,15 @@ class FunctionScripter(
             )
         raise self.error(node, f"the program raises {what}")
 
+    def stmt_Assert(self, node: ast.Assert) -> None:  # noqa: N802
+        """`assert cond, msg`: checked while scripting where the condition is known then (a
+        failing one is the script's error, like a `raise` reached there); a condition known
+        only at run time is not checked, as under `python -O` (compiled code cannot raise)."""
+        condition = self.condition(node.test)
+        if condition is False and self.builder.block is self.entry_block:
+            message = f": {ast.unparse(node.msg)}" if node.msg is not None else ""
+            raise self.error(node, f"the program fails `assert {ast.unparse(node.test)}`{message}")
+
     def stmt_Assign(self, node: ast.Assign) -> None:  # noqa: N802
         value = self.expr(node.value)
         for target in node.targets:
@@ -365,7 +379,12 @@ class FunctionScripter(
         return tuple(self.expr(e) for e in node.elts)
 
     def expr_List(self, node: ast.List) -> Value:  # noqa: N802
-        return [self.expr(e) for e in node.elts]
+        return self.new_list([self.expr(e) for e in node.elts])
+
+    def new_list(self, items: list[Value]) -> list[Value]:
+        """A Python list of values, which `append` may grow in the block that made it."""
+        self.list_blocks[id(items)] = self.builder.block
+        return items
 
     def expr_Attribute(self, node: ast.Attribute) -> Value:  # noqa: N802
         base = self.expr(node.value)
@@ -438,6 +457,8 @@ class FunctionScripter(
         args: list[Value],
         kwargs: dict[str, Value],
     ) -> Value:
+        if isinstance(receiver, list) and name == "append":
+            return self.list_append(node, receiver, args, kwargs)
         candidates = ops_for_method(name)
         if not candidates:
             raise self.error(
@@ -498,6 +519,8 @@ class FunctionScripter(
     def runtime_math(
         self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        if fn in (min, max) and len(args) == 2 and not kwargs:
+            return self.runtime_extremum(node, fn, args)
         op = RUNTIME_MATH.get(fn)
         kind = kind_of(args[0]) if len(args) == 1 else None
         if op is None or kwargs or kind not in ("int", "float"):
@@ -511,6 +534,20 @@ class FunctionScripter(
         if kind == "int" and fn in (math.floor, math.ceil):
             return args[0]
         return self.emit(node, (op,), [self.to_float(args[0], node)], {})[0]
+
+    def runtime_extremum(self, node: ast.Call, fn: Any, args: list[Value]) -> Value:
+        """`min(a, b)` / `max(a, b)` of numbers, one known only at run time (`min(n, 3)`);
+        ints stay ints, a float makes both floats."""
+        kinds = {kind_of(a) for a in args}
+        if not kinds <= {"int", "float"}:
+            raise self.error(
+                node, f"{fn.__name__}() of {' and '.join(sorted(kinds))} is not supported"
+            )
+        if "float" in kinds:
+            args = [self.to_float(a, node) for a in args]
+        ops = {(min, "int"): AtenMinIntOp, (max, "int"): AtenMaxIntOp,
+               (min, "float"): AtenMinFloatOp, (max, "float"): AtenMaxFloatOp}  # fmt: skip
+        return self.emit(node, (ops[fn, kind_of(args[0])],), args, {})[0]
 
     @staticmethod
     def result(results: list[SSAValue]) -> Value:

@@ -187,6 +187,71 @@ class LoopsMixin:
             statements += [ast.copy_location(bind, node.target), *node.body]
         return statements
 
+    # ---- Python lists: grown while scripting ----
+
+    def list_append(
+        self, node: ast.Call, items: list[Value], args: list[Value], kwargs: dict[str, Value]
+    ) -> None:
+        """`outs.append(v)` in the block that made `outs` (its loops over constant ranges
+        unroll, `loop_over_constant_range`); a list is a value known while scripting."""
+        if len(args) != 1 or kwargs:
+            raise self.error(node, "append() takes exactly one argument")
+        if self.list_blocks.get(id(items)) is not self.builder.block:
+            raise self.error(
+                node,
+                "append() to a list inside a loop or branch decided at run time is not supported",
+                "loop over range(<a number known while scripting>) (it unrolls), or grow a "
+                "tensor: out = torch.cat([out, v.unsqueeze(0)])",
+            )
+        items.append(args[0])
+
+    def expr_ListComp(self, node: ast.ListComp) -> Value:  # noqa: N802
+        """`[f(x) for x in items]` over a range of numbers known while scripting, a tuple, a
+        list or a ModuleList: unrolled into a list of values."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            raise self.error(node, "a list comprehension takes one `for` here")
+        generator = node.generators[0]
+        items = self.comprehension_items(generator)
+        saved = dict(self.env)
+        results = []
+        for item in items:
+            self.assign(generator.target, item)
+            if all(self.comprehension_condition(test) for test in generator.ifs):
+                results.append(self.expr(node.elt))
+        self.env = saved
+        return self.new_list(results)
+
+    def comprehension_condition(self, test: ast.expr) -> bool:
+        condition = self.condition(test)
+        if not isinstance(condition, bool):
+            raise self.error(test, "a list comprehension's `if` must be decided while scripting")
+        return condition
+
+    def comprehension_items(self, generator: ast.comprehension) -> list[Value]:
+        from frontend.script_modules import ModuleValue
+
+        if is_range_call(generator.iter):
+            call = generator.iter
+            assert isinstance(call, ast.Call)
+            bounds = [self.expr(a) for a in call.args]
+            if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+                raise self.error(
+                    generator.iter,
+                    "a list comprehension over range() needs numbers known while scripting",
+                    "write the loop out, growing a tensor with torch.cat",
+                )
+            return list(range(*bounds))  # type: ignore[arg-type]
+        iterable = self.expr(generator.iter)
+        if isinstance(iterable, ModuleValue):
+            return list(self.module_items(generator.iter, iterable))
+        if isinstance(iterable, tuple | list):
+            return list(iterable)
+        raise self.error(
+            generator.iter,
+            f"a list comprehension over {_article(kind_of(iterable))} is not supported",
+            "comprehend over range(<number>), a tuple, a list or an nn.ModuleList",
+        )
+
     # ---- loops ----
 
     def stmt_For(self, node: ast.For) -> None:  # noqa: N802
@@ -201,6 +266,10 @@ class LoopsMixin:
         lo, hi, step = bounds
         trip = self.range_length(node, lo, hi, step)
         if trip == 0:
+            return
+        if isinstance(trip, int) and trip <= UNROLL_LIMIT and appends_to_a_list(node):
+            for stmt in self.unrolled(node, list(range(lo, hi, step))):  # type: ignore[arg-type]
+                self.statement(stmt)
             return
         target = node.target.id
 
@@ -376,3 +445,21 @@ def any_sizes(typ: Attribute) -> Attribute:
     if isinstance(typ, ValueTensorType) and typ.sizes is not None:
         return ValueTensorType([DYN] * len(typ.sizes), typ.dtype)
     return typ
+
+
+UNROLL_LIMIT = 256
+"""A `for i in range(n)` with a constant n up to this that appends to a list unrolls."""
+
+
+def appends_to_a_list(node: ast.For) -> bool:
+    """Whether the loop's body calls `<name>.append(...)` (a list it grows) and does not
+    `return` (an unrolled body cannot)."""
+    if any(isinstance(n, ast.Return) for n in ast.walk(node)):
+        return False
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "append"
+        and isinstance(n.func.value, ast.Name)
+        for n in ast.walk(node)
+    )

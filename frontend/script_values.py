@@ -151,6 +151,8 @@ class ValuesMixin:
             return self.builtin_getattr(node, args)
         if fn in (builtins.enumerate, builtins.zip):
             return self.builtin_iteration(node, fn, args)
+        if fn is builtins.isinstance:
+            return self.builtin_isinstance(node, args)
         handler = _BUILTINS.get(fn)
         if handler is None:
             if fn is builtins.range:
@@ -194,6 +196,23 @@ class ValuesMixin:
         if node.keywords:
             raise self.error(node, "zip() takes no keyword arguments here")
         return list(zip(*sequences))
+
+    def builtin_isinstance(self, node: ast.Call, args: list[Value]) -> bool:
+        """`isinstance(x, torch.Tensor)`: decided while scripting from the kind of `x`."""
+        from frontend.script import PyObject
+
+        if len(args) != 2 or node.keywords:
+            raise self.error(node, "isinstance() takes a value and a type")
+        spec = args[1]
+        classes = spec if isinstance(spec, tuple) else (spec,)
+        kind = kind_of(args[0])
+        for cls in classes:
+            target = cls.obj if isinstance(cls, PyObject) else cls
+            if not isinstance(target, type):
+                raise self.error(node.args[1], "isinstance() needs a type known while scripting")
+            if _kind_matches(kind, target):
+                return True
+        return False
 
     def builtin_len(self, node: ast.AST, value: Value) -> Value:
         from frontend.script_modules import ModuleValue
@@ -311,6 +330,8 @@ class ValuesMixin:
             if isinstance(node.slice, ast.Slice):
                 return self.shape_slice(node, base)
             return self.shape_element(node, base, self.expr(node.slice))
+        if isinstance(base, tuple | list) and isinstance(node.slice, ast.Slice):
+            return self.sequence_slice(node, base)
         if isinstance(base, tuple | list):
             index = self.expr(node.slice)
             if not isinstance(index, int) or isinstance(index, bool):
@@ -322,6 +343,18 @@ class ValuesMixin:
         if kind_of(base) != "Tensor":
             raise self.error(node, f"a {kind_of(base)} cannot be indexed")
         return self.index_tensor(node, base)
+
+    def sequence_slice(self, node: ast.Subscript, base: tuple[Value, ...] | list[Value]) -> Value:
+        """`parts[1:]`, `parts[::-1]` of a tuple or list: constant bounds."""
+        part = node.slice
+        assert isinstance(part, ast.Slice)
+        bounds = [None if b is None else self.expr(b) for b in (part.lower, part.upper, part.step)]
+        if any(b is not None and (not isinstance(b, int) or isinstance(b, bool)) for b in bounds):
+            raise self.error(node, "tuples and lists must be sliced with constant ints")
+        if bounds[2] == 0:
+            raise self.error(node, "slice step cannot be zero")
+        picked = base[slice(*bounds)]  # type: ignore[misc]
+        return self.new_list(picked) if isinstance(picked, list) else picked  # type: ignore[attr-defined]
 
     def index_tensor(self, node: ast.Subscript, value: Value) -> Value:
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -379,3 +412,15 @@ _BUILTINS: dict[Any, Callable[[Any, ast.AST, Value], Value]] = {
     builtins.int: ValuesMixin.builtin_int,
     builtins.bool: ValuesMixin.builtin_bool,
 }
+
+
+def _kind_matches(kind: str, target: type) -> bool:
+    """Whether a scripted value of `kind` is an instance of the Python type `target`."""
+    if kind == "Tensor":
+        return target.__name__ in ("Tensor", "ndarray") or target is object
+    python = {"int": int, "float": float, "bool": bool, "str": str, "None": type(None)}
+    if kind in python:
+        return issubclass(python[kind], target)
+    if kind == "tuple" or kind.startswith("list["):
+        return target in (tuple, list, object) and (target is not list or kind.startswith("list"))
+    return False

@@ -108,6 +108,14 @@ AtenDivFloatOp = _binary(
     "div.float", "float", "float", operator.truediv, ScalarBuilder.div, "truediv"
 )
 
+AtenMinIntOp = _binary("min.int", "int", "int", min, ScalarBuilder.minimum, "min")
+AtenMaxIntOp = _binary("max.int", "int", "int", max, ScalarBuilder.maximum, "max")
+AtenMinFloatOp = _binary("min.float", "float", "float", min, ScalarBuilder.minimum, "min")
+AtenMaxFloatOp = _binary("max.float", "float", "float", max, ScalarBuilder.maximum, "max")
+for _op, _fn in ((AtenMinIntOp, "min"), (AtenMaxIntOp, "max"), (AtenMinFloatOp, "min"),
+                 (AtenMaxFloatOp, "max")):  # fmt: skip
+    _op.__doc__ = f"`{_fn}(a, b)` of numbers known at run time (TorchScript `prim::{_fn}`)."
+
 # ---- comparisons ----
 
 _COMPARISONS = (
@@ -361,6 +369,10 @@ OPS = (
     AtenSubFloatOp,
     AtenMulFloatOp,
     AtenDivFloatOp,
+    AtenMinIntOp,
+    AtenMaxIntOp,
+    AtenMinFloatOp,
+    AtenMaxFloatOp,
     AtenEqIntOp,
     AtenNeIntOp,
     AtenLtIntOp,

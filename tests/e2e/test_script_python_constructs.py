@@ -1,0 +1,102 @@
+"""Python constructs of the TorchScript subset decided while scripting: `assert`,
+`isinstance`, `min`/`max` of run-time numbers, lists grown with `append` in loops over constant
+ranges (unrolled), list comprehensions, list slices, `enumerate`/`zip`, `getattr(self, ...)`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+import frontend
+from frontend.errors import ScriptError
+
+
+def checked_twice(x):
+    assert x.dim() == 2, "expects a matrix"  # known only at run time: not checked
+    assert isinstance(x, torch.Tensor)
+    return x * 2
+
+
+def failing_assert(x):
+    assert isinstance(x, int), "x must be an int"
+    return x
+
+
+def smaller_of(x):
+    n = min(x.shape[0], 3)
+    m = max(x.shape[1] / 2, 1.5)
+    return x[:n] * m
+
+
+def grown_lists(x):
+    rows = []
+    for i in range(2):
+        cols = []
+        for j in range(3):
+            cols.append(x * (i + j))
+        rows.append(torch.cat(cols))
+    return torch.stack(rows)
+
+
+def comprehensions(x):
+    evens = [x * i for i in range(5) if i % 2 == 0]
+    parts = [x[:, i : i + 2] for i in range(0, 4, 2)]
+    return torch.stack(evens).sum(0), torch.cat(parts[::-1], dim=1)
+
+
+def append_in_a_runtime_loop(x):
+    outs = []
+    for i in range(x.shape[0]):
+        outs.append(x[i])
+    return torch.stack(outs)
+
+
+class Layers(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])
+        self.scales = (1.0, 0.5, 0.25)
+        self.gate = nn.Linear(4, 4)
+        self.names = ("gate",)
+
+    def forward(self, x):
+        for i, layer in enumerate(self.layers):
+            x = layer(x) * (i + 1)
+        for layer, scale in zip(self.layers, self.scales):
+            x = x + layer(x) * scale
+        for name in self.names:
+            x = getattr(self, name)(x)
+        return x
+
+
+X = np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32)
+
+
+@pytest.mark.parametrize("program", [checked_twice, smaller_of, grown_lists, comprehensions])
+def test_construct_matches_pytorch(program) -> None:
+    expected = program(torch.from_numpy(X))
+    actual = frontend.script(program)(X)
+    for a, e in zip(actual if isinstance(actual, tuple) else (actual,),
+                    expected if isinstance(expected, tuple) else (expected,)):  # fmt: skip
+        np.testing.assert_allclose(a, e.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_enumerate_zip_and_getattr_over_modules() -> None:
+    torch.manual_seed(0)
+    model = Layers().eval()
+    with torch.no_grad():
+        expected = model(torch.from_numpy(X)).numpy()
+    np.testing.assert_allclose(frontend.script(model)(X), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_an_assert_that_fails_while_scripting_is_an_error() -> None:
+    with pytest.raises(ScriptError, match="fails `assert isinstance"):
+        frontend.script(failing_assert)
+
+
+def test_append_in_a_loop_decided_at_run_time_is_an_error() -> None:
+    with pytest.raises(ScriptError, match="append\\(\\) to a list inside a loop") as info:
+        frontend.script(append_in_a_runtime_loop)
+    assert "torch.cat" in str(info.value)
