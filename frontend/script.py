@@ -36,7 +36,7 @@ from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import frontend_twin, ops_for_method, ops_for_object, ops_for_operator
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
-from frontend.script_loops import Frame, LoopsMixin
+from frontend.script_loops import Frame, LoopsMixin, in_place_base
 from frontend.script_modules import (
     GraphValue,
     MethodValue,
@@ -459,6 +459,8 @@ class FunctionScripter(
     ) -> Value:
         if isinstance(receiver, list) and name == "append":
             return self.list_append(node, receiver, args, kwargs)
+        if name.endswith("_") and not name.startswith("_") and kind_of(receiver) == "Tensor":
+            return self.in_place_call(node, receiver, name, args, kwargs)
         candidates = ops_for_method(name)
         if not candidates:
             raise self.error(
@@ -467,6 +469,49 @@ class FunctionScripter(
                 "see the README's op table for the supported tensor methods",
             )
         return self.result(self.emit(node, candidates, [receiver, *args], kwargs))
+
+    def in_place_call(
+        self,
+        node: ast.Call,
+        receiver: Value,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+    ) -> Value:
+        """`y.add_(1)`: the variable `y` is given `y.add(1)` (values cannot be written into),
+        which is what PyTorch computes when nothing else sees `y`'s storage: `y` must be a
+        local name whose tensor no argument, view or other name shares."""
+        functional = ops_for_method(name[:-1])
+        target = in_place_base(node.func)  # type: ignore[arg-type]
+        if not functional:
+            raise self.error(node.func, f"unknown method `{name}` of a Tensor")
+        problem = self.shared_storage(target, receiver)
+        if problem:
+            raise self.error(
+                node,
+                f"in-place `{name}` on {problem} is not supported",
+                "copy it first: y = x.clone()",
+            )
+        result = self.result(self.emit(node, functional, [receiver, *args], kwargs))
+        self.assign(target, result)
+        return result
+
+    def shared_storage(self, target: ast.expr, value: Value) -> str:
+        """Why an in-place update of `target` (holding `value`) would be seen elsewhere in
+        PyTorch, or "" when only `target` holds that tensor."""
+        if not isinstance(target, ast.Name):
+            return f"`{ast.unparse(target)}` (only a plain variable can be updated)"
+        if isinstance(value, SSAValue) and value.owner is self.entry_block:
+            return f"the argument `{target.id}` (the caller's tensor would not change)"
+        others = [n for n, v in self.env.items() if v is value and n != target.id and n[:2] != "__"]
+        if others:
+            return f"`{target.id}`, which is also `{others[0]}`"
+        name = getattr(value.owner, "name", "") if isinstance(value, SSAValue) else ""
+        if name in ("torch.prim.ListUnpack", "torch.prim.TupleUnpack") or (
+            name.startswith("torch.aten.") and name.split(".")[2] in VIEW_OPS
+        ):
+            return f"`{target.id}`, a view of another tensor ({name})"
+        return ""
 
     def function_call(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
@@ -589,6 +634,13 @@ RUNTIME_MATH = {
     math.floor: AtenFloorFloatOp, math.ceil: AtenCeilFloatOp,
 }  # fmt: skip
 """The `math` functions of a number known at run time, and their scalar ops."""
+
+VIEW_OPS = frozenset({
+    "select", "slice", "view", "reshape", "flatten", "transpose", "t", "permute", "expand",
+    "expand_as", "squeeze", "unsqueeze", "contiguous", "narrow", "chunk", "split", "unbind",
+    "detach", "view_as", "alias",
+})  # fmt: skip
+"""ATen ops whose result may share its input's storage in PyTorch."""
 
 _STATEMENT_HINTS: dict[type[ast.stmt], str] = {
     ast.Try: "try/except is not supported; move error handling outside the scripted function",

@@ -107,11 +107,30 @@ def assigned_names(body: list[ast.stmt]) -> list[str]:
                 targets = node.targets
             elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For):
                 targets = [node.target]
+            elif isinstance(node, ast.Call) and is_in_place_method(node.func):
+                targets = [in_place_base(node.func)]  # `acc.add_(x)` assigns `acc`
             for target in targets:
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name):
                         names.setdefault(name.id)
     return list(names)
+
+
+def is_in_place_method(func: ast.expr) -> bool:
+    """`x.add_`, `x.mul_(2).clamp_`: a tensor method that updates its receiver."""
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr.endswith("_")
+        and not func.attr.startswith("_")
+    )
+
+
+def in_place_base(func: ast.Attribute) -> ast.expr:
+    """The variable an in-place method (chain) updates: `y` of `y.mul_(3).clamp_(min=0)`."""
+    base = func.value
+    while isinstance(base, ast.Call) and is_in_place_method(base.func):
+        base = base.func.value  # type: ignore[attr-defined]
+    return base
 
 
 Frame = FunctionFrame | LoopFrame

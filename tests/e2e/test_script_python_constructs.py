@@ -1,6 +1,7 @@
 """Python constructs of the TorchScript subset decided while scripting: `assert`,
 `isinstance`, `min`/`max` of run-time numbers, lists grown with `append` in loops over constant
-ranges (unrolled), list comprehensions, list slices, `enumerate`/`zip`, `getattr(self, ...)`."""
+ranges (unrolled), list comprehensions, list slices, `enumerate`/`zip`, `getattr(self, ...)`,
+and in-place tensor methods (`y.add_(1)`) on tensors nothing else shares."""
 
 from __future__ import annotations
 
@@ -53,6 +54,35 @@ def append_in_a_runtime_loop(x):
     return torch.stack(outs)
 
 
+def in_place_updates(x):
+    y = x * 2
+    y.add_(1)
+    y.mul_(3).clamp_(min=0.0)
+    acc = x * 0
+    for i in range(x.shape[0]):
+        acc.add_(x[i])
+    return y + acc
+
+
+def in_place_on_an_argument(x):
+    x.add_(1)
+    return x
+
+
+def in_place_on_an_alias(x):
+    y = x * 2
+    z = y
+    y.add_(1)
+    return z
+
+
+def in_place_on_a_view(x):
+    y = x * 2
+    row = y[0]
+    row.add_(1)
+    return y
+
+
 class Layers(nn.Module):
     def __init__(self):
         super().__init__()
@@ -74,7 +104,9 @@ class Layers(nn.Module):
 X = np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32)
 
 
-@pytest.mark.parametrize("program", [checked_twice, smaller_of, grown_lists, comprehensions])
+@pytest.mark.parametrize(
+    "program", [checked_twice, smaller_of, grown_lists, comprehensions, in_place_updates]
+)
 def test_construct_matches_pytorch(program) -> None:
     expected = program(torch.from_numpy(X))
     actual = frontend.script(program)(X)
@@ -100,3 +132,18 @@ def test_append_in_a_loop_decided_at_run_time_is_an_error() -> None:
     with pytest.raises(ScriptError, match="append\\(\\) to a list inside a loop") as info:
         frontend.script(append_in_a_runtime_loop)
     assert "torch.cat" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("program", "why"),
+    [
+        (in_place_on_an_argument, "the argument `x` (the caller's tensor would not change)"),
+        (in_place_on_an_alias, "`y`, which is also `z`"),
+        (in_place_on_a_view, "`row`, a view of another tensor (torch.aten.select.int)"),
+    ],
+)
+def test_in_place_where_pytorch_would_share_the_update_is_an_error(program, why) -> None:
+    with pytest.raises(ScriptError, match="in-place `add_` on") as info:
+        frontend.script(program)
+    assert why in str(info.value)
+    assert "hint: copy it first: y = x.clone()" in str(info.value)
