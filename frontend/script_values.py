@@ -20,6 +20,7 @@ from dialects.torch.ops.data_movement import (
     AtenSizeOp,
     AtenSliceTensorOp,
 )
+from dialects.torch.ops.indexing import AtenIndexTensorOp
 from dialects.torch.ops.scalar import (
     AtenBoolFloatOp,
     AtenBoolIntOp,
@@ -358,6 +359,11 @@ class ValuesMixin:
 
     def index_tensor(self, node: ast.Subscript, value: Value) -> Value:
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(items) == 1 and not isinstance(items[0], ast.Slice | ast.Constant):
+            index = self.expr(items[0])
+            if kind_of(index) == "Tensor":  # `x[index]`: rows picked by an index tensor
+                listed = self.builder.list_of([index])  # type: ignore[arg-type]
+                return self.emit(node, (AtenIndexTensorOp,), [value, listed], {})[0]
         ellipses = [i for i, item in enumerate(items) if _is_ellipsis(item)]
         if len(ellipses) > 1:
             raise self.error(node.slice, "an index can only have a single ellipsis (`...`)")
@@ -397,7 +403,7 @@ class ValuesMixin:
             raise self.error(
                 item,
                 f"a tensor can only be indexed by ints and slices, not by {kind_of(index)}",
-                "advanced (tensor) indexing is not supported",
+                "one index tensor alone (x[index]) works; with other indices it does not",
             )
         return self.emit(item, (AtenSelectIntOp,), [value, dim, index], {})[0], 0
 

@@ -1,4 +1,4 @@
-"""Lowers index_select, gather and embedding to copies that read the index tensor first.
+"""Lowers index_select, gather, embedding and `x[index]` to copies that read the index first.
 
 Each is one generic over the result (`copy_by_index`): the body reads the index element with
 `tensor.extract`, casts it to `index`, and reads the source there. Indices are not checked.
@@ -14,7 +14,13 @@ from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from dialects.torch.op_base import arg_value
-from dialects.torch.ops.indexing import AtenEmbeddingOp, AtenGatherOp, AtenIndexSelectOp
+from dialects.torch.ops.indexing import (
+    AtenEmbeddingOp,
+    AtenGatherOp,
+    AtenIndexSelectOp,
+    AtenIndexTensorOp,
+)
+from dialects.torch.ops.prim import PrimListConstructOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.copies import copy_by_index, dim_size
 from lowering.torch_to_linalg.scalars import build_scalars
@@ -107,7 +113,33 @@ class ConvertEmbeddingOp(RewritePattern):
         rewriter.replace(op, [], [result])
 
 
+class ConvertIndexTensorOp(RewritePattern):
+    """`result[i..., j...] = self[wrap(index[i...]), j...]`, a negative index counting from
+    the end of dim 0."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenIndexTensorOp, rewriter: PatternRewriter) -> None:
+        source = op.self_
+        listed = op.indices.owner
+        assert isinstance(listed, PrimListConstructOp) and len(listed.elements) == 1
+        index = listed.elements[0]
+        index_rank = _rank(index)
+        sizes = [dim_size(rewriter, index, d) for d in range(index_rank)]
+        sizes += [dim_size(rewriter, source, d) for d in range(1, _rank(source))]
+        rows = dim_size(rewriter, source, 0)
+        read = index_reader(rewriter, index)
+
+        def source_indices(b: ScalarBuilder, loop: list[SSAValue]) -> list[SSAValue]:
+            at = read(b, loop[:index_rank])
+            wrapped = b.select(b.cmp("lt", at, b.const(0, IndexType())), b.add(at, rows), at)
+            return [wrapped, *loop[index_rank:]]
+
+        result = copy_by_index(rewriter, source, source_indices, tensor_type_of(op), sizes)
+        rewriter.replace(op, [], [result])
+
+
 PATTERNS: tuple[RewritePattern, ...] = (
+    ConvertIndexTensorOp(),
     ConvertIndexSelectOp(),
     ConvertGatherOp(),
     ConvertEmbeddingOp(),

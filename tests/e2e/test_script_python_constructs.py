@@ -147,3 +147,26 @@ def test_in_place_where_pytorch_would_share_the_update_is_an_error(program, why)
         frontend.script(program)
     assert why in str(info.value)
     assert "hint: copy it first: y = x.clone()" in str(info.value)
+
+
+def rows_by_index(x, index, grid):
+    return x[index] * 2, x[grid].sum(-1)
+
+
+def rows_by_mask(x):
+    return x[x > 0]
+
+
+def test_a_tensor_indexed_by_an_index_tensor() -> None:
+    index = np.array([3, -1, 0, 0], dtype=np.int64)
+    grid = np.array([[0, 1], [-2, 2]], dtype=np.int32)
+    expected = rows_by_index(*(torch.from_numpy(a) for a in (X, index, grid)))
+    actual = frontend.script(rows_by_index)(X, index, grid)
+    for a, e in zip(actual, expected):
+        np.testing.assert_allclose(a, e.numpy(), rtol=1e-6)
+
+
+def test_a_boolean_mask_index_is_a_located_error() -> None:
+    with pytest.raises(ScriptError, match="a boolean mask index") as info:
+        frontend.script(rows_by_mask)
+    assert "x[x > 0]" in str(info.value)

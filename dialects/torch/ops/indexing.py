@@ -1,4 +1,4 @@
-"""Indexing by index tensors: index_select, gather and embedding.
+"""Indexing by index tensors: index_select, gather, embedding and `x[index]`.
 
 Indices must be int64 or int32 and in range (torch raises IndexError otherwise; the compiled
 code does not check, so an index out of range reads an unspecified element).
@@ -16,7 +16,7 @@ from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import constant_dim
-from dialects.torch.types import DYN, BoolType, IntType, ValueTensorType
+from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
 
 
 def check_index_dtype(op_name: str, index: TensorMeta) -> None:
@@ -168,4 +168,59 @@ class AtenEmbeddingOp(TorchOp):
         return weight[checked_indices("embedding", indices, weight.shape[0])]
 
 
-OPS = (AtenIndexSelectOp, AtenGatherOp, AtenEmbeddingOp)
+@torch_op
+class AtenIndexTensorOp(TorchOp):
+    """`x[index]` with one integer index tensor (rows of `x` picked by `index`, negative
+    indices counting from the end): the result is `index.shape + x.shape[1:]`.
+
+    ```mlir
+    %l = torch.prim.ListConstruct %i : (!torch.vtensor<[5],si64>) -> !torch.list<vtensor>
+    %r = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,3],f32>, !torch.list<vtensor> -> !torch.vtensor<[5,3],f32>
+    ```
+    ATen's `indices` are `Tensor?[]` (an index per dim, None for `:`); here the list holds
+    exactly one index, for dim 0.
+    """
+
+    name = "torch.aten.index.Tensor"
+    SCHEMA = "aten::index.Tensor(Tensor self, Tensor[] indices) -> Tensor"
+    PY_NAMES = ()  # the frontend emits it for `x[index]`
+    SAMPLES = (
+        Sample(Tn((4, 3)), [Tn((5,), "int64", -4, 4)]),
+        Sample(Tn((5,), "int64"), [Tn((2, 3), "int32", 0, 5)]),
+        Sample(Tn((3, 2, 2), "bool"), [Tn((), "int64", 0, 3)]),
+    )
+    self_ = operand_def(ValueTensorType)
+    indices = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, indices = args
+        if not isinstance(indices, list) or len(indices) != 1:
+            raise TypeError("index(): indexing with more than one index tensor is not supported")
+        (index,) = indices
+        if not isinstance(index, TensorMeta):
+            raise TypeError("index(): the index must be a tensor")
+        if index.dtype is not None and index.dtype.is_bool:
+            raise TypeError(
+                "index(): a boolean mask index (x[mask]) gives a shape that depends on the "
+                "values, which is not supported: use torch.where(mask, x, other) or "
+                "x.masked_fill(~mask, value)"
+            )
+        check_index_dtype("index", index)
+        if x.rank == 0:
+            raise IndexError("index(): a 0-d tensor cannot be indexed by a tensor")
+        if x.shape is None or index.shape is None:
+            return [ValueTensorType(None, x.dtype)]
+        return [ValueTensorType((*index.shape, *x.shape[1:]), x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, indices: Any) -> Any:
+        (index,) = indices
+        index = np.asarray(index, dtype=np.int64)
+        if index.size and (index.min() < -x.shape[0] or index.max() >= x.shape[0]):
+            raise IndexError(f"index(): index out of range for dim 0 of size {x.shape[0]}")
+        return x[index]
+
+
+OPS = (AtenIndexSelectOp, AtenGatherOp, AtenEmbeddingOp, AtenIndexTensorOp)
