@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import BOOL, FLOAT32, FLOAT64, INT32, INT64, DType, dtype_of_code
 from dialects.torch.families import ElementwiseOp
 from dialects.torch.meta import TensorMeta
-from dialects.torch.op_base import Sample, torch_op
+from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.prim import ConstantBoolOp, ConstantIntOp, ConstantNoneOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import BoolType, IntType, NoneType, ValueTensorType
 
@@ -123,7 +124,42 @@ AtenCastLongOp = _method_cast("Long", "long", INT64)
 AtenCastIntOp = _method_cast("Int", "int", INT32)
 AtenCastBoolOp = _method_cast("Bool", "bool", BOOL)
 
+
+@torch_op
+class AtenTypeAsOp(TorchOp):
+    """`x.type_as(other)`: `x`'s values in `other`'s dtype; decomposes into `x.to(dtype)`
+    once the types are known (`torch-decompose`)."""
+
+    name = "torch.aten.type_as"
+    SCHEMA = "aten::type_as(Tensor self, Tensor other) -> Tensor"
+    PY_NAMES = ("Tensor.type_as",)
+    SAMPLES = (
+        Sample(Tn((3, 4), low=-3.0, high=3.0), Tn((2,), "int64")),
+        Sample(Tn((5,), "int32", -3, 3), Tn((1, 1), "float64")),
+    )
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, other = args
+        return [ValueTensorType(x.shape, other.dtype)]
+
+    @staticmethod
+    def eager(x: Any, other: Any) -> Any:
+        return x.astype(other.dtype)
+
+    def decompose(self) -> Any:
+        dtype = self.other.type.element  # type: ignore[attr-defined]
+        if dtype is None:
+            return None
+        code, flag, none = ConstantIntOp(dtype.scalar_type), ConstantBoolOp(False), ConstantNoneOp()
+        operands = [self.self_, code.result, flag.result, flag.result, none.result]
+        return [code, flag, none, AtenToDtypeOp.build(operands)]
+
+
 OPS = (
     AtenToDtypeOp, AtenCastFloatOp, AtenCastDoubleOp, AtenCastLongOp, AtenCastIntOp,
-    AtenCastBoolOp,
+    AtenCastBoolOp, AtenTypeAsOp,
 )  # fmt: skip
