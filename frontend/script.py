@@ -36,6 +36,7 @@ from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import frontend_twin, ops_for_method, ops_for_object, ops_for_operator
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
+from frontend.script_einsum import einsum_call, is_einsum
 from frontend.script_loops import Frame, LoopsMixin, in_place_base
 from frontend.script_modules import (
     GraphValue,
@@ -523,6 +524,8 @@ class FunctionScripter(
             return self.emit(node, ops_for_operator("abs"), args, kwargs)[0]
         if getattr(obj, "__module__", None) == "math" or obj in _MATH_FUNCTIONS:
             return self.math_call(node, obj, args, kwargs)
+        if is_einsum(obj):
+            return einsum_call(self, node, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:
             return self.result(self.emit(node, candidates, args, kwargs))

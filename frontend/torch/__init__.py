@@ -50,6 +50,7 @@ from frontend.torch.creation import (  # noqa: E402  (constructors win over gene
     zeros,
     zeros_like,
 )
+from frontend.torch.einsum import einsum  # noqa: E402
 from frontend.torch.grad_mode import enable_grad, inference_mode, no_grad  # noqa: E402
 from frontend.torch.random import (  # noqa: E402
     Generator,
@@ -69,8 +70,8 @@ int = int32  # noqa: A001
 
 __all__ = [
     "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bool", "cuda",
-    "device", "default_generator", "double", "dtype", "empty", "empty_like", "enable_grad",
-    "eye", "float", "float32", "float64", "from_numpy", "full", "full_like",
+    "device", "default_generator", "double", "dtype", "einsum", "empty", "empty_like",
+    "enable_grad", "eye", "float", "float32", "float64", "from_numpy", "full", "full_like",
     "get_default_dtype", "gru", "gru_cell", "inference_mode", "initial_seed", "int", "int32",
     "int64", "is_floating_point", "is_tensor", "linspace", "lstm", "lstm_cell", "long",
     "manual_seed", "nn", "no_grad", "numel", "ones", "ones_like", "rand", "rand_like",

@@ -1,0 +1,80 @@
+"""torch.einsum of one or two operands, scripted, traced and eager (frontend.torch), against
+PyTorch: sums, permutes, reshapes and one bmm (frontend/einsum.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import frontend
+from frontend import torch as ft
+from frontend.errors import ScriptError
+
+RNG = np.random.default_rng(0)
+
+
+def r(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+CASES = [
+    ("bij,bjk->bik", (r(2, 3, 4), r(2, 4, 5))),
+    ("bhqd,bhkd->bhqk", (r(2, 3, 4, 8), r(2, 3, 6, 8))),
+    ("ij,kj", (r(3, 4), r(5, 4))),  # implicit output: "ik"
+    ("ijk->kij", (r(2, 3, 4),)),
+    ("i,i->", (r(6), r(6))),
+    ("bi,bj->bij", (r(2, 3), r(2, 4))),
+    ("ik,kj->", (r(3, 4), r(4, 5))),
+    ("ijk->j", (r(2, 3, 4),)),
+    ("ij,jk->ki", (r(3, 4), r(4, 2))),
+]
+
+
+def make(equation):
+    def program(*operands):
+        return torch.einsum(equation, *operands)
+
+    return program
+
+
+@pytest.mark.parametrize("kind", ["script", "trace", "eager"])
+@pytest.mark.parametrize(("equation", "operands"), CASES, ids=[c[0] for c in CASES])
+def test_einsum_matches_pytorch(kind, equation, operands) -> None:
+    expected = torch.einsum(equation, *map(torch.from_numpy, operands)).numpy()
+    if kind == "eager":
+        actual = ft.einsum(equation, *map(ft.from_numpy, operands)).numpy()
+    elif kind == "script":
+        actual = frontend.script(two_operands if len(operands) == 2 else one_operand)(
+            *operands, equation=equation
+        )
+    else:
+        actual = frontend.trace(make(equation), tuple(map(torch.from_numpy, operands)))(*operands)
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+    assert np.asarray(actual).shape == expected.shape
+
+
+def two_operands(a, b, equation: str = "ij,jk->ik"):
+    return torch.einsum(equation, a, b)
+
+
+def one_operand(a, equation: str = "ij->ji"):
+    return torch.einsum(equation, [a])
+
+
+def diagonal(a):
+    return torch.einsum("ii->i", a)
+
+
+def broadcast(a, b):
+    return torch.einsum("...ij,...jk->...ik", a, b)
+
+
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [(diagonal, "a subscript repeated within 'ii'"), (broadcast, "`...` (broadcast dims)")],
+)
+def test_unsupported_equations_are_located_errors(program, message) -> None:
+    with pytest.raises(ScriptError, match="einsum") as info:
+        frontend.script(program)
+    assert message in str(info.value)
