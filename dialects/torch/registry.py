@@ -16,6 +16,7 @@ from dialects.torch.ops import (
     linear,
     logical,
     normalization,
+    padding,
     pooling,
     prim,
     reduction,
@@ -42,6 +43,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *constructors.OPS,
     *conv.OPS,
     *pooling.OPS,
+    *padding.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -2,6 +2,7 @@
 
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
   frontend.torch generator (scaled by 1/(1-p), like PyTorch);
+- `pad` (constant mode), which calls `torch.constant_pad_nd`;
 - `batch_norm` and `embedding`, while the registry has only their ATen spellings
   (`torch.batch_norm`, `torch.embedding`, whose arguments come in another order): thin wrappers
   that call those ops; `batch_norm(training=True)` normalizes with the batch's statistics.
@@ -98,6 +99,17 @@ def _embedding(
         raise NotImplementedError("F.embedding(max_norm=...) is not supported")
     index = -1 if padding_idx is None else padding_idx
     return _torch.embedding(weight, input, index, scale_grad_by_freq, sparse)
+
+
+def pad(
+    input: Tensor, pad: list[int], mode: str = "constant", value: float | None = None
+) -> Tensor:
+    """`F.pad`: constant padding only (`torch.constant_pad_nd`; other modes are an error).
+    Scriptable: a scripted `F.pad` is this function."""
+    if mode != "constant":
+        raise NotImplementedError("F.pad: only mode='constant' is supported")
+    fill = 0.0 if value is None else value
+    return _torch.constant_pad_nd(input, pad, fill)
 
 
 if "F.batch_norm" not in BY_PY_NAME and "torch.batch_norm" in BY_PY_NAME:
