@@ -26,8 +26,8 @@ from lowering.torch_to_linalg.utils import (
 
 class ConvertConstantPadNdOp(RewritePattern):
     """`result[i...] = inside ? self[i - before...] : value`, with `before` the amount padded
-    in front of each dim (negative: cropped) and `inside` that every shifted index is in
-    range; the source index is clamped so the read stays in bounds either way."""
+    in front of each dim (negative: cropped) and `inside` that every shifted index of a padded
+    dim is in range; the source index is clamped so the read stays in bounds either way."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenConstantPadNdOp, rewriter: PatternRewriter) -> None:
@@ -35,9 +35,9 @@ class ConvertConstantPadNdOp(RewritePattern):
         assert isinstance(source.type, TensorType)
         rank = len(static_shape(source.type))
         amounts = pad_amounts(arg_value(op.pad), rank)
-        before = [0] * rank
-        for k, (front, _) in enumerate(amounts):
-            before[rank - 1 - k] = front
+        before, padded = [0] * rank, [False] * rank
+        for k, (front, back) in enumerate(amounts):
+            before[rank - 1 - k], padded[rank - 1 - k] = front, (front, back) != (0, 0)
         in_sizes = [dim_size(rewriter, source, d) for d in range(rank)]
         out_sizes = [
             None if size >= 0 else _padded(rewriter, in_sizes[d], amounts, rank, d)
@@ -53,6 +53,9 @@ class ConvertConstantPadNdOp(RewritePattern):
             inside, indices = None, []
             for d in range(rank):
                 shifted = b.emit(IndexOp(d))
+                if not padded[d]:  # a dim without padding reads its own index
+                    indices.append(shifted)
+                    continue
                 if before[d]:
                     shifted = b.sub(shifted, b.const(before[d], IndexType()))
                 last = b.sub(in_sizes[d], one)
