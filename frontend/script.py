@@ -462,6 +462,8 @@ class FunctionScripter(
             return self.list_append(node, receiver, args, kwargs)
         if name.endswith("_") and not name.startswith("_") and kind_of(receiver) == "Tensor":
             return self.in_place_call(node, receiver, name, args, kwargs)
+        if name == "item" and kind_of(receiver) == "Tensor" and not args and not kwargs:
+            return self.tensor_item(node, receiver)
         candidates = ops_for_method(name)
         if not candidates:
             raise self.error(
@@ -470,6 +472,21 @@ class FunctionScripter(
                 "see the README's op table for the supported tensor methods",
             )
         return self.result(self.emit(node, candidates, [receiver, *args], kwargs))
+
+    def tensor_item(self, node: ast.Call, tensor: Value) -> Value:
+        """`t.item()`: an int for an integer tensor, a bool for a bool one, else a float (also
+        while the dtype is not known when scripting: an argument's)."""
+        dtype = (
+            tensor.type.element
+            if isinstance(tensor, SSAValue) and isinstance(tensor.type, ValueTensorType)
+            else None
+        )  # type: ignore[union-attr]
+        name = "__float__"
+        if dtype is not None and dtype.is_bool:
+            name = "__bool__"
+        elif dtype is not None and not dtype.is_float:
+            name = "__int__"
+        return self.emit(node, ops_for_method(name), [tensor], {})[0]
 
     def in_place_call(
         self,

@@ -170,3 +170,17 @@ def test_a_boolean_mask_index_is_a_located_error() -> None:
     with pytest.raises(ScriptError, match="a boolean mask index") as info:
         frontend.script(rows_by_mask)
     assert "x[x > 0]" in str(info.value)
+
+
+def items(x):
+    total = 0.0
+    for i in range(x.shape[0]):
+        total += x[i].sum().item()
+    count = x.argmax().item()  # an int64 tensor: an int
+    return x * total + count
+
+
+def test_item_gives_a_number() -> None:
+    expected = items(torch.from_numpy(X)).numpy()
+    np.testing.assert_allclose(frontend.script(items)(X), expected, rtol=1e-5, atol=1e-5)
+    assert "torch.aten.Int.Tensor" in frontend.script(items).graph
