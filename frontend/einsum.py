@@ -19,7 +19,11 @@ from typing import Any, Protocol
 
 
 class EinsumError(ValueError):
-    """An equation that is malformed or outside what `run_einsum` does."""
+    """A malformed equation (or one outside what `run_einsum` does: `EinsumUnsupported`)."""
+
+
+class EinsumUnsupported(EinsumError, NotImplementedError):
+    """A valid equation outside what `run_einsum` does (`...`, a diagonal)."""
 
 
 @dataclass(frozen=True)
@@ -31,13 +35,13 @@ class EinsumPlan:
 def plan_einsum(equation: str, count: int) -> EinsumPlan:
     text = equation.replace(" ", "")
     if "..." in text:
-        raise EinsumError("einsum: `...` (broadcast dims) is not supported")
+        raise EinsumUnsupported("einsum: `...` (broadcast dims) is not supported")
     left, arrow, output = text.partition("->")
     inputs = tuple(left.split(","))
     if len(inputs) != count:
         raise EinsumError(f"einsum: the equation has {len(inputs)} operands, {count} given")
     if count not in (1, 2):
-        raise EinsumError("einsum: only one or two operands are supported")
+        raise EinsumUnsupported("einsum: only one or two operands are supported")
     letters = "".join(inputs)
     if not arrow:  # implicit output: the subscripts that appear once, sorted
         output = "".join(sorted(s for s in set(letters) if letters.count(s) == 1))
@@ -45,7 +49,7 @@ def plan_einsum(equation: str, count: int) -> EinsumPlan:
         if not subscripts.isalpha() and subscripts:
             raise EinsumError(f"einsum: subscripts must be letters, got {subscripts!r}")
         if len(set(subscripts)) != len(subscripts):
-            raise EinsumError(
+            raise EinsumUnsupported(
                 f"einsum: a subscript repeated within {subscripts!r} (a diagonal) is not supported"
             )
     missing = [s for s in output if s not in letters]

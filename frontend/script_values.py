@@ -363,7 +363,7 @@ class ValuesMixin:
             index = self.expr(items[0])
             if kind_of(index) == "Tensor":  # `x[index]`: rows picked by an index tensor
                 listed = self.builder.list_of([index])  # type: ignore[arg-type]
-                return self.emit(node, (AtenIndexTensorOp,), [value, listed], {})[0]
+                return self.emit(items[0], (AtenIndexTensorOp,), [value, listed], {})[0]
         ellipses = [i for i, item in enumerate(items) if _is_ellipsis(item)]
         if len(ellipses) > 1:
             raise self.error(node.slice, "an index can only have a single ellipsis (`...`)")

@@ -188,7 +188,9 @@ def run_recorded(fn: Callable[..., Any], inputs: Inputs, recorder: Recorder) -> 
         try:
             return fn(*traced)
         except NotImplementedError as err:  # an eager op refused: say where, as for no op
-            raise TraceError(f"{user_line_of(err)}: cannot trace this: {err}") from err
+            line = user_line_of(err)  # None when no frame is the user's (a torch layer traced)
+            where = f"{line}: " if line is not None else ""
+            raise TraceError(f"{where}cannot trace this: {err}") from err
 
 
 def _traced_input(value: Any, recorder: Recorder, name: str) -> Any:

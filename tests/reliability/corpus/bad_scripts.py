@@ -160,18 +160,18 @@ def match_statement(x, n: int):
     return x
 
 
-def assert_on_tensor(x):
-    """error: assert"""
-    assert x.sum() > 0  # <-- col 4
+def assert_that_fails_while_scripting(x):
+    """error: fails `assert"""
+    assert isinstance(x, int)  # <-- col 4
     return x
 
 
 # ---- expressions tsjit does not script ----
 
 
-def list_comprehension(x):
-    """error: ListComp"""
-    ys = [x * i for i in range(3)]  # <-- col 9
+def list_comprehension_over_a_runtime_range(x):
+    """error: list comprehension over range"""
+    ys = [x * i for i in range(x.shape[0])]  # <-- col 25
     return ys[0]
 
 
@@ -407,9 +407,9 @@ def print_call(x):
     return x
 
 
-def isinstance_call(x):
+def isinstance_of_a_value(x):
     """error: isinstance"""
-    if isinstance(x, int):  # <-- col 7
+    if isinstance(x, 3):  # <-- col 21
         return x
     return x + 1
 

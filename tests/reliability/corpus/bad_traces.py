@@ -173,9 +173,9 @@ def no_op_roll(x):
     return torch.roll(x, 1)  # <-- here
 
 
-def no_op_einsum(x):
-    """error: cannot trace .*einsum"""
-    return torch.einsum("ij->j", x)  # <-- here
+def einsum_with_an_ellipsis(x):
+    """error: cannot trace this: einsum: `...`"""
+    return torch.einsum("...ij->...ji", x)  # <-- here
 
 
 def no_op_tril(x):
