@@ -34,6 +34,7 @@ from frontend.binding import BindError
 from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
 from frontend.resolve import frontend_twin, ops_for_method, ops_for_object, ops_for_operator
+from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_einsum import einsum_call, is_einsum
@@ -80,7 +81,13 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
 
 
 class FunctionScripter(
-    ControlFlowMixin, LoopsMixin, OperatorsMixin, ValuesMixin, CallsMixin, ModulesMixin
+    ControlFlowMixin,
+    LoopsMixin,
+    OperatorsMixin,
+    ValuesMixin,
+    CallsMixin,
+    ModulesMixin,
+    AssignIntoMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -306,6 +313,9 @@ class FunctionScripter(
             self.env[target.id] = value
             self.unusable.pop(target.id, None)
             self.assignments[target.id] = target
+            return
+        if isinstance(target, ast.Subscript):
+            self.assign_into(target, value)
             return
         if isinstance(target, ast.Tuple) and isinstance(value, ShapeValue):
             value = self.unpack_shape(target, value, len(target.elts))

@@ -110,6 +110,8 @@ def assigned_names(body: list[ast.stmt]) -> list[str]:
             elif isinstance(node, ast.Call) and is_in_place_method(node.func):
                 targets = [in_place_base(node.func)]  # `acc.add_(x)` assigns `acc`
             for target in targets:
+                while isinstance(target, ast.Subscript):  # `out[:, t] = h` assigns `out`
+                    target = target.value
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name):
                         names.setdefault(name.id)

@@ -21,6 +21,7 @@ from dialects.torch.ops import (
     prim,
     reduction,
     scalar,
+    scatter,
     variance,
     views,
 )
@@ -44,6 +45,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *conv.OPS,
     *pooling.OPS,
     *padding.OPS,
+    *scatter.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -49,6 +49,7 @@ from lowering.torch_to_linalg import (
     pooling,
     reduction,
     scalars,
+    scatter,
     views,
 )
 from lowering.torch_to_linalg.utils import to_builtin_type
@@ -64,6 +65,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *views.PATTERNS,
     *joining.PATTERNS,
     *padding.PATTERNS,
+    *scatter.PATTERNS,
     *indexing.PATTERNS,
     *constructors.PATTERNS,
     *conv.PATTERNS,

@@ -1,0 +1,95 @@
+"""Assignment into a tensor in scripted code: `x[i] = v`, `x[:, a:b] = v`, `x[mask] = v`.
+
+Tensors are values here, so the variable `x` is given a new tensor equal to `x` except in the
+indexed part (`torch.aten.select_scatter` / `slice_scatter`, nested for several indices;
+`torch.aten.where` for a boolean mask) — what PyTorch computes when nothing else sees `x`'s
+storage, which is checked as for in-place methods (`shared_storage`: not an argument, a view
+or a tensor with a second name). `v` is a number or a tensor that broadcasts to the part.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSliceTensorOp
+from dialects.torch.ops.scatter import AtenSelectScatterOp, AtenSliceScatterOp
+from dialects.torch.registry import BY_PY_NAME
+from frontend.builder import Value, kind_of
+from frontend.resolve import ops_for_method
+
+SCALARS = ("int", "float", "bool")
+
+
+class AssignIntoMixin:
+    """`FunctionScripter`'s assignments into tensors."""
+
+    def assign_into(self: Any, target: ast.Subscript, value: Value) -> None:
+        base = target.value
+        if not isinstance(base, ast.Name):
+            raise self.error(
+                target,
+                f"assignment into `{ast.unparse(base)}` is not supported",
+                "assign into a plain variable: y = ...; y[0] = v",
+            )
+        current = self.lookup(base)
+        if kind_of(current) != "Tensor":
+            raise self.error(target, f"assignment into a {kind_of(current)} is not supported")
+        problem = self.shared_storage(base, current)
+        if problem:
+            raise self.error(
+                target,
+                f"assignment into {problem} is not supported",
+                "copy it first: y = x.clone()",
+            )
+        if kind_of(value) not in (*SCALARS, "Tensor"):
+            raise self.error(target, f"cannot assign a {kind_of(value)} into a tensor")
+        items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
+        if len(items) == 1 and not isinstance(items[0], ast.Slice | ast.Constant):
+            index = self.expr(items[0])
+            if kind_of(index) == "Tensor":  # `x[mask] = v`
+                updated = self.emit(target, BY_PY_NAME["torch.where"], [index, value, current], {})[
+                    0
+                ]
+                self.assign(base, updated)
+                return
+        self.assign(base, self.scatter_items(target, current, items, value, 0))
+
+    def scatter_items(
+        self: Any, node: ast.Subscript, tensor: Value, items: list[ast.expr], value: Value, dim: int
+    ) -> Value:
+        """`tensor` with its part at `items` (from `dim` on) replaced by `value`."""
+        if not items:
+            return self.broadcast_into(node, value, tensor)
+        item, rest = items[0], items[1:]
+        if isinstance(item, ast.Constant) and item.value is Ellipsis:
+            raise self.error(item, "assignment with `...` is not supported")
+        if isinstance(item, ast.Slice):
+            bounds = [
+                None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
+            ]
+            if all(b is None for b in bounds):  # `:` keeps the dim
+                return self.scatter_items(node, tensor, rest, value, dim + 1)
+            start, end, step = bounds[0], bounds[1], 1 if bounds[2] is None else bounds[2]
+            args = [tensor, dim, start, end, step]
+            part = self.emit(item, (AtenSliceTensorOp,), args, {})[0]
+            updated = self.scatter_items(node, part, rest, value, dim + 1)
+            scatter_args = [tensor, updated, dim, start, end, step]
+            return self.emit(item, (AtenSliceScatterOp,), scatter_args, {})[0]
+        index = self.expr(item)
+        if kind_of(index) != "int":
+            raise self.error(
+                item,
+                f"assignment into a tensor indexed by {kind_of(index)} is not supported",
+                "index with ints and slices, or assign through a boolean mask alone: x[mask] = v",
+            )
+        part = self.emit(item, (AtenSelectIntOp,), [tensor, dim, index], {})[0]
+        updated = self.scatter_items(node, part, rest, value, dim)
+        return self.emit(item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {})[0]
+
+    def broadcast_into(self: Any, node: ast.Subscript, value: Value, part: Value) -> Value:
+        """`value` as a tensor of `part`'s shape (a number fills it; the scatter converts
+        the dtype)."""
+        if kind_of(value) in SCALARS:
+            return self.emit(node, BY_PY_NAME["torch.full_like"], [part, value], {})[0]
+        return self.emit(node, ops_for_method("expand_as"), [value, part], {})[0]
