@@ -31,3 +31,4 @@ func.func @torch.aten.slice_scatter(%x: !torch.vtensor<[3,6],f32>, %s: !torch.vt
   %int2 = torch.constant.int 2
   %0 = torch.aten.slice_scatter %x, %s, %int1, %none, %none, %int2 : !torch.vtensor<[3,6],f32>, !torch.vtensor<[3,3],si64>, !torch.int, !torch.none, !torch.none, !torch.int -> !torch.vtensor<[3,6],f32>
   func.return %0 : !torch.vtensor<[3,6],f32>
+}
