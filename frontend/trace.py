@@ -105,13 +105,21 @@ def trace_module(
 
 
 class TracedFunction(ScriptFunction):
-    """A traced function: a ScriptFunction whose default signature is its example inputs'."""
+    """A traced function: a ScriptFunction whose default signature is its example inputs'.
+    Tuples among the example inputs (`(h, c)`) are one argument per tensor; calls pass them
+    as tuples again (`input_structure`)."""
 
     def __init__(self, module: ModuleOp, name: str, fn: Callable[..., Any], recorder: Recorder,
                  example: Signature) -> None:  # fmt: skip
         super().__init__(module, name, fn)
         self.trace_recorder = recorder  # source lines of the recorded ops, for check_trace
         self.example_signature = example
+        self.input_structure: tuple[Any, ...] | None = None  # per input: None or nested tuples
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.input_structure is not None and not kwargs:
+            args = tuple(flatten_inputs(self.name, args, self.input_structure))
+        return super().__call__(*args, **kwargs)
 
     def default_signature(self) -> Signature:
         """The last called signature, else the one of the example inputs."""
@@ -135,6 +143,7 @@ class TracedModule(TracedFunction):
         self.original = original
         self.methods = methods
         self.result_structure = main.result_structure
+        self.input_structure = main.input_structure
 
     def __getattr__(self, name: str) -> Any:
         methods = self.__dict__.get("methods", {})
@@ -173,7 +182,36 @@ def trace_function(
                     for arg, value in zip(_arguments(function), recorder.inputs))  # fmt: skip
     traced = TracedFunction(module, symbol, fn, recorder, example)
     traced.result_structure = output_structure(outputs)[1]
+    if any(isinstance(x, tuple | list) for x in inputs):
+        traced.input_structure = tuple(nesting(x) for x in inputs)
     return traced
+
+
+def nesting(value: Any) -> Any:
+    """None for a tensor, a tuple of the items' nestings for a tuple or list."""
+    return tuple(nesting(v) for v in value) if isinstance(value, tuple | list) else None
+
+
+def flatten_inputs(name: str, args: tuple[Any, ...], structure: tuple[Any, ...]) -> list[Any]:
+    """The tensors of `args` in order, checked against the nesting the trace saw."""
+    if len(args) != len(structure):
+        raise TypeError(f"{name}() takes {len(structure)} arguments but {len(args)} were given")
+    flat: list[Any] = []
+
+    def walk(value: Any, shape: Any) -> None:
+        if shape is None:
+            if isinstance(value, tuple | list):
+                raise TypeError(f"{name}(): a tensor was traced where a tuple is given")
+            flat.append(value)
+            return
+        if not isinstance(value, tuple | list) or len(value) != len(shape):
+            raise TypeError(f"{name}(): a tuple of {len(shape)} was traced here")
+        for v, s in zip(value, shape):
+            walk(v, s)
+
+    for value, shape in zip(args, structure):
+        walk(value, shape)
+    return flat
 
 
 def run_recorded(fn: Callable[..., Any], inputs: Inputs, recorder: Recorder) -> Any:
@@ -194,6 +232,8 @@ def run_recorded(fn: Callable[..., Any], inputs: Inputs, recorder: Recorder) -> 
 
 
 def _traced_input(value: Any, recorder: Recorder, name: str) -> Any:
+    if isinstance(value, tuple | list):  # `(h, c)`: each tensor an argument of its own
+        return tuple(_traced_input(v, recorder, f"{name}.{i}") for i, v in enumerate(value))
     if isinstance(value, Tensor | np.ndarray):
         tensor = Tensor.wrap(value.numpy() if isinstance(value, Tensor) else value)
         recorder.add_input(tensor, name)
@@ -204,7 +244,7 @@ def _traced_input(value: Any, recorder: Recorder, name: str) -> Any:
         return wrap_input(value, recorder, name)
     raise TraceError(
         f"cannot trace an input of type {type(value).__name__} (argument {name!r}): example "
-        "inputs must be tensors (frontend.torch, numpy or PyTorch)"
+        "inputs must be tensors (frontend.torch, numpy or PyTorch) or tuples of them"
     )
 
 

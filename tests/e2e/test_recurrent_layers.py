@@ -90,3 +90,15 @@ def test_a_bidirectional_lstm_is_a_clear_error() -> None:
         frontend.script(model)
     with pytest.raises(TraceError, match="bidirectional=True is not supported"):
         frontend.trace(model, (SEQ,))
+
+
+def test_traced_cells_take_their_state_as_a_tuple() -> None:
+    torch.manual_seed(4)
+    cell = nn.LSTMCell(4, 5)
+    x, state = torch.randn(3, 4), (torch.randn(3, 5), torch.randn(3, 5))
+    traced = frontend.trace(cell, (x, state))
+    check(traced, cell, x, state)
+    other = (torch.randn(3, 5), torch.randn(3, 5))
+    check(traced, cell, x, other)  # new values of the same structure
+    with pytest.raises(TypeError, match="a tuple of 2 was traced here"):
+        traced(x, other[0])

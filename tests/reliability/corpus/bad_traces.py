@@ -197,7 +197,7 @@ def string_argument(x, y):
 
 
 def list_argument(x, y):
-    """error: input of type list \\(argument 'y'\\)"""
+    """error: input of type int \\(argument 'y.0'\\)"""
     return x
 
 
