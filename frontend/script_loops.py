@@ -44,8 +44,9 @@ class LoopFrame:
         if isinstance(node, ast.Return):
             raise s.error(
                 node,
-                "`return` inside a loop is not supported",
-                "`break` out of the loop and return after it",
+                "`return` inside a loop decided at run time is not supported",
+                "loop over range(<a number known while scripting>) (it unrolls), or `break` out "
+                "of the loop and return after it",
             )
         go_on = False if isinstance(node, ast.Break) else self.condition()
         return self.leaf(s, node, go_on)
@@ -163,11 +164,30 @@ class LoopsMixin:
         def mark_unusable(self, name: str, why: Unusable) -> None: ...
 
     def unroll(self, node: ast.For) -> list[ast.stmt] | None:
-        """The statements of a loop unrolled while scripting; None for a `torch.prim.Loop`."""
+        """The statements of a loop unrolled while scripting; None for a `torch.prim.Loop`.
+        A loop over a range of numbers known while scripting unrolls when it `return`s (a
+        compiled loop cannot)."""
         if is_range_call(node.iter):
-            return None
+            items = self.constant_range(node)
+            returns = any(isinstance(n, ast.Return) for n in _walk_same_loop(node.body))
+            if items is None or not returns or len(items) > UNROLL_LIMIT:
+                return None
+            return self.unrolled(node, items)  # type: ignore[arg-type]
         items = self.iteration_items(node)
         return None if items is None else self.unrolled(node, items)
+
+    def constant_range(self, node: ast.For) -> list[int] | None:
+        """The numbers of `range(...)` when its arguments are known while scripting."""
+        call = node.iter
+        assert isinstance(call, ast.Call)
+        if call.keywords or not 1 <= len(call.args) <= 3:
+            return None
+        bounds = [self.expr(a) for a in call.args]
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or (
+            len(bounds) == 3 and bounds[2] == 0
+        ):
+            return None
+        return list(range(*bounds))  # type: ignore[arg-type]
 
     def iteration_items(self, node: ast.For) -> list[Value] | None:
         """The items of a loop that is unrolled while scripting (over a Sequential/ModuleList,

@@ -193,7 +193,7 @@ CASES: list[tuple[Callable[..., Any], str]] = [
     (return_count_mismatch, "this path returns 1 values but another returns 2"),
     (loop_type_change, "`acc` is an int before the loop but a Tensor after an iteration"),
     (loop_local_after_loop, "`y` is only defined inside the loop"),
-    (return_in_loop, "`return` inside a loop is not supported"),
+    (return_in_loop, "`return` inside a loop decided at run time is not supported"),
     (iterate_int, "cannot iterate over an int"),
     (for_else, "`for ... else` is not supported"),
     (while_else, "`while ... else` is not supported"),

@@ -184,3 +184,18 @@ def test_item_gives_a_number() -> None:
     expected = items(torch.from_numpy(X)).numpy()
     np.testing.assert_allclose(frontend.script(items)(X), expected, rtol=1e-5, atol=1e-5)
     assert "torch.aten.Int.Tensor" in frontend.script(items).graph
+
+
+def returns_from_a_constant_range(x):
+    for i in range(4):
+        if x.sum() > i:  # decided at run time: each unrolled copy is a branch
+            return x * i
+        x = x + 1
+    return -x
+
+
+@pytest.mark.parametrize("scale", [0.1, 5.0])
+def test_return_inside_a_loop_over_a_constant_range(scale) -> None:
+    x = X * scale
+    expected = returns_from_a_constant_range(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(frontend.script(returns_from_a_constant_range)(x), expected)
