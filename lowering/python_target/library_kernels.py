@@ -13,7 +13,8 @@ The core is a tile of the result in vector registers, written as LLVM IR
   contiguous `[k, width]` block per panel (rows of a matrix 4 KB apart would share cache
   sets), then runs `gemm_tile` / `narrow_tile` over the rows of `a` in strips of `GEMM_ROWS`.
   Parallel variants run chunks of panels on all cores (numba's threads: no BLAS pool to
-  fight).
+  fight); with a packed right operand that fits each core's cache, chunks of rows of `a`
+  (`tsjit_work_split`).
 - **conv2d** (NCHW): work items are output rows `(image, y)`. For a unit column stride the
   input pixels an output row needs are, for each `(c, u, v)` of the window, a contiguous run
   of the input row: `gemm_tile` reads them in place (`koff` holds each window offset), with
@@ -60,6 +61,34 @@ def tsjit_panel_blocks(packed, k_size, n):
     width = tsjit_panel_width(n)
     panels = -(-n // width)
     return packed[: panels * k_size * width].reshape((panels, k_size, width))
+
+
+# A packed right operand of at most this many bytes is read whole by every thread: the
+# parallel packed kernels then split the rows of `a` (of `c`), not the columns (see
+# tsjit_work_split).
+ROW_SPLIT_BYTES = 1 << 20
+ROW_SPLIT_STRIPS = 8
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_work_split(m, panels, packed_bytes):
+    """(items, by_rows): how a packed matmul of m rows and `panels` column panels splits its
+    work in chunks. By strips of GEMM_ROWS rows when it has at least ROW_SPLIT_STRIPS and its
+    packed operands (`packed_bytes`) stay in each core's cache: a thread then writes only its
+    rows of c, which the elementwise loop behind (split by rows too) reads on the same core,
+    and an RNN's next step reads its rows of h there (W5 2 threads ~-15%); else by panels."""
+    strips = -(-m // GEMM_ROWS)
+    if strips >= ROW_SPLIT_STRIPS and packed_bytes <= ROW_SPLIT_BYTES:
+        return strips, True
+    return panels, False
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_work_item(lo, hi, by_rows, m, panels):
+    """(first row, end row, first panel, end panel) of the chunk of items lo..hi."""
+    if by_rows:
+        return lo * GEMM_ROWS, min(hi * GEMM_ROWS, m), 0, panels
+    return 0, m, lo, hi
 
 
 @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
@@ -305,16 +334,18 @@ PACK_ROWS = '''def {name}(b, packed):
 
 MATMUL_PACKED = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(a, b, {bias_param}c):
-    """c {assign} {product}{finish}, b as packed by pack_nn / pack_nt, in chunks of column
-    panels, in {loop}."""
+    """c {assign} {product}{finish}, b as packed by pack_nn / pack_nt, in chunks of rows or
+    column panels (tsjit_work_split), in {loop}."""
     work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
     {bias_line}
-    blocks = tsjit_panel_blocks(b, a.shape[1], c.shape[1])
+    m, blocks = a.shape[0], tsjit_panel_blocks(b, a.shape[1], c.shape[1])
     panels = blocks.shape[0]
-    chunks = max(1, min({threads}, panels))
+    items, by_rows = tsjit_work_split(m, panels, b.size * b.itemsize)
+    chunks = max(1, min({threads}, items))
     for t in {loop}(chunks):
-        lo, hi = t * panels // chunks, (t + 1) * panels // chunks
-        tsjit_gemm_panels(lo, hi, a, blocks, 0, work, bias, {flags})
+        lo, hi = t * items // chunks, (t + 1) * items // chunks
+        r0, r1, p0, p1 = tsjit_work_item(lo, hi, by_rows, m, panels)
+        tsjit_gemm_panels(p0, p1, a[r0:r1], blocks, 0, work[r0:r1], bias, {flags})
     if c.strides[1] != c.itemsize:  # loops: a slice assignment costs seconds of compile time
         for i in range(c.shape[0]):
             for j in range(c.shape[1]):

@@ -120,6 +120,21 @@ def test_packed_right_operand(kernels: Kernels, n: int) -> None:
     close(c, 1 + a.astype(np.float64) @ b)
 
 
+@pytest.mark.parametrize("m", [70, 13])
+def test_packed_matmul_in_chunks_of_rows_or_panels(kernels: Kernels, m: int) -> None:
+    """The parallel packed kernel splits the rows (70: 9 strips of 8, the last partial) or
+    the column panels (13 rows) among its chunks."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((m, 40), dtype=np.float32)
+    b = rng.standard_normal((40, 100), dtype=np.float32)
+    packed = np.empty(-(-100 // GEMM_COLS) * GEMM_COLS * 40, np.float32)
+    kernels.tsjit_pack_nn_f32(b, packed)
+    c = np.ones((m, 100), dtype=np.float32)
+    module = sys.modules[kernels.tsjit_matmul_packed_f32.__module__]
+    module.tsjit_matmul_packed_f32_parallel(a, packed, c)
+    close(c, 1 + a.astype(np.float64) @ b)
+
+
 def conv_reference(x, w, stride, dilation):  # type: ignore[no-untyped-def]
     """Direct float64 convolution (no padding)."""
     (sh, sw), (dh, dw) = stride, dilation
