@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from frontend import torch
 from frontend.torch.nn import functional as F
+from frontend.torch.recurrent import gru_step
 
 if TYPE_CHECKING:
     from torch import Tensor  # the rules' annotations (read as text while scripting)
@@ -181,7 +182,7 @@ def _gru(self, input, hx: Tensor | None = None):
         h = x.new_zeros(batch, self.hidden_size) if hx is None else hx[layer]
         out = x.new_zeros(0, batch, self.hidden_size)
         for t in range(steps):
-            h = _gru_step(x[t], h, w_ih, w_hh, b_ih, b_hh)
+            h = gru_step(x[t], h, w_ih, w_hh, b_ih, b_hh)
             out = torch.cat([out, h.unsqueeze(0)], 0)
         h_n = torch.cat([h_n, h.unsqueeze(0)], 0)
         x = out
@@ -191,16 +192,7 @@ def _gru(self, input, hx: Tensor | None = None):
 def _gru_cell(self, input, hx: Tensor | None = None):
     if hx is None:
         hx = input.new_zeros(input.shape[0], self.hidden_size)
-    return _gru_step(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
-
-
-def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
-    i_r, i_z, i_n = F.linear(x, w_ih, b_ih).chunk(3, 1)
-    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
-    r = torch.sigmoid(i_r + h_r)
-    z = torch.sigmoid(i_z + h_z)
-    n = torch.tanh(i_n + r * h_n)
-    return (1 - z) * n + z * h
+    return gru_step(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
 
 
 def _sequential(self, input):

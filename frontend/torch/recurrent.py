@@ -18,8 +18,11 @@ from frontend.torch.nn.modules.rnn import lstm_step
 from frontend.torch.tensor import Tensor
 
 
-def gru_step(x: Tensor, h: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Any, b_hh: Any) -> Tensor:
-    """One GRU step on batched `x` (N, in), `h` (N, H): the new h (gates r, z, n as torch)."""
+def gru_step(
+    x: Tensor, h: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None, b_hh: Tensor | None
+) -> Tensor:
+    """One GRU step on batched `x` (N, in), `h` (N, H): the new h (gates r, z, n as torch).
+    Scripted too: the nn.GRU / GRUCell leaf rules call it."""
     i_r, i_z, i_n = F.linear(x, w_ih, b_ih).chunk(3, 1)
     h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
     r = torch.sigmoid(i_r + h_r)
