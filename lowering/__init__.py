@@ -27,6 +27,7 @@ PASSES: dict[str, str] = {
         "lowering.memref_unbatch_contractions:MemrefUnbatchContractionsPass"
     ),
     "memref-row-views": "lowering.memref_row_views:MemrefRowViewsPass",
+    "library-call-pairs": "lowering.library_call_pairs:LibraryCallPairsPass",
     "convert-linalg-to-parallel-loops": (
         "lowering.linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass"
     ),

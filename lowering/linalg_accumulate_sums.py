@@ -37,13 +37,12 @@ Float sums only (`arith.addf`). The sum is computed in another order (like the l
 kernels, which split and reorder sums anyway): results differ by rounding; NaN and inf
 propagate as before (only an overflow that another order cancels can differ).
 
-Not in the pipeline: since the library kernels start a matmul from zeros or a bias and add a
-bias behind it themselves (`_set`, `_bias`: `lowering/library_call_finish.py`), W5 gains
-nothing measurable from it (one process, 1 thread: 9.7 vs 9.9 ms), and its bias init makes
-the first kernel call of an RNN step take the bias, a function argument, which
-`convert-linalg-to-library-calls` counts as written in the loop (a call may write what it
-gets), so the next matmul's weight is packed on every call, not once: W5 7.0 -> 8.4 ms.
-A kernel that runs a chain of matmuls into one accumulator in one call would use it.
+In the pipeline for the RNN step: the library kernels start a matmul from zeros or a bias
+and add a bias behind it themselves (`_set`, `_bias`: `lowering/library_call_finish.py`),
+so alone it gains little (W5, one process, 1 thread: 9.7 vs 9.9 ms), but the chain it makes
+of `x[t] @ W + b` and `h @ U` into one buffer is what `library-call-pairs` runs as one
+`matmul_pair` call: one parallel loop for both products, and the elementwise op reads one
+buffer instead of two.
 
 **Expects:** the `linalg` stage (linalg on tensors).
 

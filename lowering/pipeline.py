@@ -60,6 +60,8 @@ def make_context() -> Context:
 def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     """The passes that produce `stage` from the stage before it."""
     from lowering.expand_math import ExpandMathPass
+    from lowering.library_call_pairs import LibraryCallPairsPass
+    from lowering.linalg_accumulate_sums import LinalgAccumulateSumsPass
     from lowering.linalg_bufferize import LinalgBufferizePass
     from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
     from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass
@@ -88,6 +90,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
             CanonicalizePass(),
             CommonSubexpressionElimination(),
             LinalgHoistRowContractionsPass(),
+            LinalgAccumulateSumsPass(),
             LinalgFuseElementwisePass(),
             CommonSubexpressionElimination(),
         ],
@@ -95,6 +98,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
         Stage.LOOPS: [
             ConvertLinalgToLibraryCallsPass(),
             MemrefRowViewsPass(),
+            LibraryCallPairsPass(),
             ConvertLinalgToParallelLoopsPass(),
             ExpandMathPass(),
             CanonicalizePass(),

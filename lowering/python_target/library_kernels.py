@@ -34,6 +34,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from lowering.python_target.matmul_pair_kernels import MATMUL_PAIR, MATMUL_PAIR_ROWS
+
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
     ACCUMULATE, COLUMN_BIAS, CONV_COLS, CONV_ROWS, GEMM_COLS, GEMM_ROWS, NARROW_COLS, RELU,
     ROW_BIAS, conv_rows_tile, conv_tile, gemm_tile, narrow_tile, never_inline, transpose_block,
@@ -473,6 +475,7 @@ OPERATIONS = {
     "matmul_nt": (MATMUL, MATMUL_ROWS, NT, "c", "COLUMN_BIAS"),
     "matmul_nn": (MATMUL, MATMUL_ROWS, NN, "c", "COLUMN_BIAS"),
     "matmul_packed": (MATMUL_PACKED, MATMUL_PACKED_ROWS, PACKED, "c", "COLUMN_BIAS"),
+    "matmul_pair": (MATMUL_PAIR, MATMUL_PAIR_ROWS, (), "c", "COLUMN_BIAS"),
     "conv2d": (CONV2D, CONV2D_ROWS, (), "out", "ROW_BIAS"),
 }
 """The operations with finishes: templates, fields, output parameter, bias axis."""
@@ -496,10 +499,11 @@ def library_kernels() -> tuple[dict[str, Kernel], dict[str, tuple[str, ...]]]:
 
 LIBRARY_KERNELS, FAMILIES = library_kernels()
 """Library kernels by the name `func.call @tsjit.<name>_<dtype>` uses: `matmul_nt`,
-`matmul_nn`, `matmul_packed` and `conv2d` accumulate into their output; `<kernel>_set`
-overwrite it, `<kernel>_bias` overwrite it with the result plus a bias vector (along a
-matmul's columns, a convolution's channels), `<kernel>_set_relu` and `<kernel>_bias_relu`
-then apply a relu; `pack_nn` and `pack_nt` pack `matmul_packed`'s right operand."""
+`matmul_nn`, `matmul_packed`, `matmul_pair` (`a @ b + a2 @ b2`, both packed) and `conv2d`
+accumulate into their output; `<kernel>_set` overwrite it, `<kernel>_bias` overwrite it with
+the result plus a bias vector (along a matmul's columns, a convolution's channels),
+`<kernel>_set_relu` and `<kernel>_bias_relu` then apply a relu; `pack_nn` and `pack_nt` pack
+the right operands of `matmul_packed` and `matmul_pair`."""
 
 
 def module_sources(name: str, kind: str) -> list[str]:

@@ -57,6 +57,12 @@ def matmul_packed(a: np.ndarray, packed: np.ndarray, shape: tuple[int, ...]) -> 
     return a @ unpacked(packed, a.shape[1], shape[1])
 
 
+def matmul_pair(
+    a: np.ndarray, b: np.ndarray, a2: np.ndarray, b2: np.ndarray, shape: tuple[int, ...]
+) -> np.ndarray:
+    return matmul_packed(a, b, shape) + matmul_packed(a2, b2, shape)
+
+
 def conv2d(x: np.ndarray, w: np.ndarray, shape: tuple[int, ...], *strides: int) -> np.ndarray:
     sh, sw, dh, dw = strides
     kh, kw = w.shape[2:]
@@ -70,7 +76,7 @@ def conv2d(x: np.ndarray, w: np.ndarray, shape: tuple[int, ...], *strides: int) 
 
 
 OPERATIONS = {"matmul_nt": matmul_nt, "matmul_nn": matmul_nn, "matmul_packed": matmul_packed,
-              "conv2d": conv2d}  # fmt: skip
+              "matmul_pair": matmul_pair, "conv2d": conv2d}  # fmt: skip
 """Each operation's result (its inputs, the output's shape, its index operands)."""
 
 FINISHES = ("", "_set", "_bias", "_set_relu", "_bias_relu")

@@ -28,7 +28,7 @@ def test_rnn_weights_transposed_once_match_torch() -> None:
     expected = rnn(*(torch.from_numpy(a) for a in (x, h, w, u))).numpy()
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
     assert "tsjit_pack_nn_f32" in program.code
-    assert "tsjit_matmul_packed_f32" in program.code
+    assert "tsjit_matmul_pair_set_f32" in program.code  # both products of a step, packed
     # x[t] @ w and h @ u run in the loop on w and u packed once in front of it: no nn kernel
     # (a packing per call) in the loop
     assert nn_calls_in_loops(program.ir("loops")) == 0

@@ -120,6 +120,41 @@ def test_packed_right_operand(kernels: Kernels, n: int) -> None:
     close(c, 1 + a.astype(np.float64) @ b)
 
 
+@pytest.mark.parametrize(
+    ("suffix", "variant", "dtype", "m", "n"),
+    [
+        ("_bias", "_parallel", np.float32, 70, 256),  # chunks of rows; 8 panels of 32 columns
+        ("_set", "_serial", np.float32, 13, 100),  # 48-column panels, a partial one
+        ("_set_relu", "", np.float32, 13, 20),  # the dispatcher; one partial panel
+        ("_bias_relu", "_parallel", np.float32, 13, 64),  # chunks of panels
+        ("", "_parallel", np.float64, 70, 50),
+    ],
+)
+def test_matmul_pair(
+    kernels: Kernels, suffix: str, variant: str, dtype: type, m: int, n: int
+) -> None:
+    """c = a @ b + a2 @ b2 (finished as `suffix` says: accumulated into c, or overwritten,
+    plus a bias, then relu), b and b2 packed; both products of each chunk in one call, the
+    second one added to the first's finished values; rows past a multiple of 8, k of 1."""
+    rng = np.random.default_rng(4)
+    a, a2 = rng.standard_normal((m, 70)).astype(dtype), rng.standard_normal((m, 1)).astype(dtype)
+    b, b2 = rng.standard_normal((70, n)).astype(dtype), rng.standard_normal((1, n)).astype(dtype)
+    packed, packed2 = (np.empty(-(-n // GEMM_COLS) * GEMM_COLS * k, dtype) for k in (70, 1))
+    name = "f32" if dtype == np.float32 else "f64"
+    getattr(kernels, f"tsjit_pack_nn_{name}")(b, packed)
+    getattr(kernels, f"tsjit_pack_nt_{name}")(np.ascontiguousarray(b2.T), packed2)
+    bias = rng.standard_normal(n).astype(dtype) if "_bias" in suffix else None
+    total = a.astype(np.float64) @ b + a2.astype(np.float64) @ b2
+    c = np.full((m, n), 0.5 if not suffix else np.nan, dtype=dtype)
+    expected = finished(total + (0.5 if not suffix else 0), bias, "_relu" in suffix)
+    operands = () if bias is None else (bias,)
+    kernel = getattr(kernels, f"tsjit_matmul_pair{suffix}_{name}")
+    if variant:
+        kernel = getattr(sys.modules[kernel.__module__], kernel.__name__ + variant)
+    kernel(a, packed, a2, packed2, *operands, c)
+    close(c, expected)
+
+
 @pytest.mark.parametrize("m", [70, 13])
 def test_packed_matmul_in_chunks_of_rows_or_panels(kernels: Kernels, m: int) -> None:
     """The parallel packed kernel splits the rows (70: 9 strips of 8, the last partial) or
