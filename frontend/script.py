@@ -38,7 +38,7 @@ from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_einsum import einsum_call, is_einsum
-from frontend.script_loops import Frame, LoopsMixin, in_place_base
+from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
     MethodValue,
@@ -48,6 +48,7 @@ from frontend.script_modules import (
     is_module,
 )
 from frontend.script_operators import OperatorsMixin
+from frontend.script_tensor_methods import NOT_SPECIAL, TensorMethodsMixin, devices_dropped
 from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
@@ -81,6 +82,7 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
 
 
 class FunctionScripter(
+    TensorMethodsMixin,
     ControlFlowMixin,
     LoopsMixin,
     OperatorsMixin,
@@ -409,6 +411,8 @@ class FunctionScripter(
             return self.python_value(node, getattr(base.obj, node.attr))
         if kind_of(base) == "Tensor":
             return self.tensor_attribute(node, base)
+        if isinstance(base, tuple) and len(base) == 2 and node.attr in ("values", "indices"):
+            return base[0 if node.attr == "values" else 1]  # `x.max(1).values`
         raise self.error(node, f"attribute `{node.attr}` of a {kind_of(base)} is not supported")
 
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
@@ -470,10 +474,10 @@ class FunctionScripter(
     ) -> Value:
         if isinstance(receiver, list) and name == "append":
             return self.list_append(node, receiver, args, kwargs)
-        if name.endswith("_") and not name.startswith("_") and kind_of(receiver) == "Tensor":
-            return self.in_place_call(node, receiver, name, args, kwargs)
-        if name == "item" and kind_of(receiver) == "Tensor" and not args and not kwargs:
-            return self.tensor_item(node, receiver)
+        if kind_of(receiver) == "Tensor":
+            special = self.special_tensor_method(node, receiver, name, args, kwargs)
+            if special is not NOT_SPECIAL:
+                return special
         candidates = ops_for_method(name)
         if not candidates:
             raise self.error(
@@ -482,64 +486,6 @@ class FunctionScripter(
                 "see the README's op table for the supported tensor methods",
             )
         return self.result(self.emit(node, candidates, [receiver, *args], kwargs))
-
-    def tensor_item(self, node: ast.Call, tensor: Value) -> Value:
-        """`t.item()`: an int for an integer tensor, a bool for a bool one, else a float (also
-        while the dtype is not known when scripting: an argument's)."""
-        dtype = (
-            tensor.type.element
-            if isinstance(tensor, SSAValue) and isinstance(tensor.type, ValueTensorType)
-            else None
-        )  # type: ignore[union-attr]
-        name = "__float__"
-        if dtype is not None and dtype.is_bool:
-            name = "__bool__"
-        elif dtype is not None and not dtype.is_float:
-            name = "__int__"
-        return self.emit(node, ops_for_method(name), [tensor], {})[0]
-
-    def in_place_call(
-        self,
-        node: ast.Call,
-        receiver: Value,
-        name: str,
-        args: list[Value],
-        kwargs: dict[str, Value],
-    ) -> Value:
-        """`y.add_(1)`: the variable `y` is given `y.add(1)` (values cannot be written into),
-        which is what PyTorch computes when nothing else sees `y`'s storage: `y` must be a
-        local name whose tensor no argument, view or other name shares."""
-        functional = ops_for_method(name[:-1])
-        target = in_place_base(node.func)  # type: ignore[arg-type]
-        if not functional:
-            raise self.error(node.func, f"unknown method `{name}` of a Tensor")
-        problem = self.shared_storage(target, receiver)
-        if problem:
-            raise self.error(
-                node,
-                f"in-place `{name}` on {problem} is not supported",
-                "copy it first: y = x.clone()",
-            )
-        result = self.result(self.emit(node, functional, [receiver, *args], kwargs))
-        self.assign(target, result)
-        return result
-
-    def shared_storage(self, target: ast.expr, value: Value) -> str:
-        """Why an in-place update of `target` (holding `value`) would be seen elsewhere in
-        PyTorch, or "" when only `target` holds that tensor."""
-        if not isinstance(target, ast.Name):
-            return f"`{ast.unparse(target)}` (only a plain variable can be updated)"
-        if isinstance(value, SSAValue) and value.owner is self.entry_block:
-            return f"the argument `{target.id}` (the caller's tensor would not change)"
-        others = [n for n, v in self.env.items() if v is value and n != target.id and n[:2] != "__"]
-        if others:
-            return f"`{target.id}`, which is also `{others[0]}`"
-        name = getattr(value.owner, "name", "") if isinstance(value, SSAValue) else ""
-        if name in ("torch.prim.ListUnpack", "torch.prim.TupleUnpack") or (
-            name.startswith("torch.aten.") and name.split(".")[2] in VIEW_OPS
-        ):
-            return f"`{target.id}`, a view of another tensor ({name})"
-        return ""
 
     def function_call(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
@@ -636,6 +582,7 @@ class FunctionScripter(
             k: self.shape_value(node, v) if isinstance(v, ShapeValue) else v
             for k, v in kwargs.items()
         }
+        kwargs = devices_dropped(lambda message: self.error(node, message), kwargs)
         try:
             return self.builder.call(candidates, args, kwargs)
         except BindError as err:
@@ -664,13 +611,6 @@ RUNTIME_MATH = {
     math.floor: AtenFloorFloatOp, math.ceil: AtenCeilFloatOp,
 }  # fmt: skip
 """The `math` functions of a number known at run time, and their scalar ops."""
-
-VIEW_OPS = frozenset({
-    "select", "slice", "view", "reshape", "flatten", "transpose", "t", "permute", "expand",
-    "expand_as", "squeeze", "unsqueeze", "contiguous", "narrow", "chunk", "split", "unbind",
-    "detach", "view_as", "alias",
-})  # fmt: skip
-"""ATen ops whose result may share its input's storage in PyTorch."""
 
 _STATEMENT_HINTS: dict[type[ast.stmt], str] = {
     ast.Try: "try/except is not supported; move error handling outside the scripted function",

@@ -33,6 +33,7 @@ from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
 from frontend.script_control import _article
+from frontend.script_tensor_methods import NOT_SPECIAL
 
 if TYPE_CHECKING:
     from frontend.script_loops import Frame
@@ -258,6 +259,9 @@ class ValuesMixin:
     # ---- shapes ----
 
     def tensor_attribute(self, node: ast.Attribute, tensor: SSAValue) -> Value:
+        special = self.special_tensor_attribute(node, tensor)  # type: ignore[attr-defined]
+        if special is not NOT_SPECIAL:
+            return special  # type: ignore[no-any-return]
         if node.attr == "shape":
             return ShapeValue(tensor)
         if node.attr == "ndim":
@@ -265,7 +269,7 @@ class ValuesMixin:
         raise self.error(
             node,
             f"unknown attribute `{node.attr}` of a Tensor",
-            "the supported attributes are `shape` and `ndim`",
+            "the supported attributes are `shape`, `ndim`, `device` and `T`",
         )
 
     def size_call(self, node: ast.Call, tensor: SSAValue) -> ShapeValue | None:

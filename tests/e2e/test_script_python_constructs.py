@@ -199,3 +199,26 @@ def test_return_inside_a_loop_over_a_constant_range(scale) -> None:
     x = X * scale
     expected = returns_from_a_constant_range(torch.from_numpy(x)).numpy()
     np.testing.assert_allclose(frontend.script(returns_from_a_constant_range)(x), expected)
+
+
+def cpu_device_and_attributes(x):
+    positions = torch.arange(x.shape[1], device=x.device)
+    zeros = torch.zeros(x.shape[0], 1, device="cpu", dtype=torch.float32)
+    y = x.to(x.device).detach().cpu()
+    top = x.max(1).values + x.min(dim=1)[0] + x.max(0).indices
+    return y + positions + zeros + x.T @ x + top
+
+
+def test_the_cpu_device_transpose_attribute_and_named_pairs() -> None:
+    expected = cpu_device_and_attributes(torch.from_numpy(X)).numpy()
+    actual = frontend.script(cpu_device_and_attributes)(X)
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+
+
+def to_cuda(x):
+    return torch.zeros(2, device="cuda") + x
+
+
+def test_another_device_is_a_located_error() -> None:
+    with pytest.raises(ScriptError, match="only the cpu device is supported"):
+        frontend.script(to_cuda)
