@@ -48,7 +48,13 @@ from frontend.script_modules import (
     is_module,
 )
 from frontend.script_operators import OperatorsMixin
-from frontend.script_tensor_methods import NOT_SPECIAL, TensorMethodsMixin, devices_dropped
+from frontend.script_tensor_methods import (
+    NOT_SPECIAL,
+    TensorMethodsMixin,
+    devices_dropped,
+    is_tensor_constructor,
+    tensor_literal,
+)
 from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
@@ -499,6 +505,8 @@ class FunctionScripter(
             return self.math_call(node, obj, args, kwargs)
         if is_einsum(obj):
             return einsum_call(self, node, args, kwargs)
+        if is_tensor_constructor(obj):
+            return tensor_literal(self, node, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:
             return self.result(self.emit(node, candidates, args, kwargs))

@@ -7,7 +7,9 @@
   give `x`; a `device=` of the cpu is accepted by every call (`devices_dropped`);
 - `x.T` (`permute` of the reversed dims: it needs the rank, so for a tensor whose rank is
   not known while scripting it is `t()`, the 2-D case), and `.values` / `.indices` of the
-  (values, indices) pair that `max(dim)`, `min(dim)` and friends return.
+  (values, indices) pair that `max(dim)`, `min(dim)` and friends return;
+- `torch.tensor(data)`: numbers known while scripting become a `torch.vtensor.literal`, a
+  number known at run time a 0-d `torch.aten.full` (`tensor_literal`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+import numpy as np
 from xdsl.ir import SSAValue
 
+from dialects.torch.dtypes import DType
+from dialects.torch.ops.prim import ValueTensorLiteralOp
+from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import ValueTensorType
-from frontend.builder import Value
+from frontend.builder import Value, kind_of
 from frontend.resolve import ops_for_method
 from frontend.script_loops import in_place_base
 
@@ -151,3 +157,43 @@ def devices_dropped(node_error: Any, kwargs: dict[str, Value]) -> dict[str, Valu
             continue
         out[key] = value
     return out
+
+
+def is_tensor_constructor(obj: Any) -> bool:
+    """`torch.tensor` (PyTorch's or frontend.torch's)."""
+    module = getattr(obj, "__module__", "") or ""
+    return getattr(obj, "__name__", "") == "tensor" and module.startswith(
+        ("torch", "frontend.torch")
+    )
+
+
+def tensor_literal(
+    scripter: Any, node: ast.Call, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """`torch.tensor(data, dtype=None)` in scripted code."""
+    kwargs = devices_dropped(lambda message: scripter.error(node, message), kwargs)
+    dtype = kwargs.pop("dtype", None)
+    if len(args) != 1 or kwargs or not (dtype is None or isinstance(dtype, DType)):
+        raise scripter.error(node, "torch.tensor() takes the data and `dtype=` here")
+    data = args[0]
+    if _is_number_data(data):
+        array = np.array(data, dtype=dtype.numpy if dtype is not None else None)
+        if dtype is None:  # torch's defaults: float32 for floats, int64 for ints
+            array = array.astype(np.float32 if array.dtype.kind == "f" else array.dtype)
+            array = array.astype(np.int64) if array.dtype.kind in "iu" else array
+        op = scripter.builder.insert(ValueTensorLiteralOp(array))
+        return op.results[0]
+    if kind_of(data) in ("int", "float", "bool"):  # a number known at run time: 0-d
+        extra = {} if dtype is None else {"dtype": dtype}
+        return scripter.emit(node, BY_PY_NAME["torch.full"], [[], data], extra)[0]
+    raise scripter.error(
+        node,
+        f"torch.tensor() of {kind_of(data)} is not supported",
+        "numbers, or lists of numbers known while scripting; for a tensor: x.clone()",
+    )
+
+
+def _is_number_data(value: Any) -> bool:
+    if isinstance(value, list | tuple):
+        return all(_is_number_data(v) for v in value)
+    return isinstance(value, bool | int | float)

@@ -22,6 +22,7 @@ from dialects.torch.ops import (
     reduction,
     scalar,
     scatter,
+    triangular,
     variance,
     views,
 )
@@ -46,6 +47,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *pooling.OPS,
     *padding.OPS,
     *scatter.OPS,
+    *triangular.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

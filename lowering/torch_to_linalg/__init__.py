@@ -50,6 +50,7 @@ from lowering.torch_to_linalg import (
     reduction,
     scalars,
     scatter,
+    triangular,
     views,
 )
 from lowering.torch_to_linalg.utils import to_builtin_type
@@ -66,6 +67,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *joining.PATTERNS,
     *padding.PATTERNS,
     *scatter.PATTERNS,
+    *triangular.PATTERNS,
     *indexing.PATTERNS,
     *constructors.PATTERNS,
     *conv.PATTERNS,

@@ -222,3 +222,17 @@ def to_cuda(x):
 def test_another_device_is_a_located_error() -> None:
     with pytest.raises(ScriptError, match="only the cpu device is supported"):
         frontend.script(to_cuda)
+
+
+def causal_scores(x, n: int):
+    mask = torch.tril(torch.ones(x.shape[0], x.shape[0])) == 0
+    upper = torch.triu(x, diagonal=1)
+    scale = torch.tensor(0.5) * torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64).sum()
+    return x.masked_fill(mask, float("-inf")).softmax(-1) + upper * scale + torch.tensor(n)
+
+
+def test_tensor_literals_and_triangles() -> None:
+    expected = causal_scores(torch.from_numpy(X), 3).numpy()
+    actual = frontend.script(causal_scores)(X, 3)
+    assert actual.dtype == expected.dtype
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
