@@ -178,9 +178,9 @@ def einsum_with_an_ellipsis(x):
     return torch.einsum("...ij->...ji", x)  # <-- here
 
 
-def no_op_tril(x):
-    """error: cannot trace .*tril"""
-    return torch.tril(x)  # <-- here
+def no_op_diff(x):
+    """error: cannot trace .*diff"""
+    return torch.diff(x)  # <-- here
 
 
 # ---- inputs and outputs ----
