@@ -63,7 +63,12 @@ def inline_call(call: func.CallOp, callee: func.FuncOp) -> None:
     returned = body.last_op
     if not isinstance(returned, func.ReturnOp):
         raise PassFailedException(f"torch-inline: @{callee.sym_name.data} does not end in return")
-    results = list(returned.operands)
+    # a callee that returns one of its arguments gives the call's operand there
+    position = {arg: i for i, arg in enumerate(body.args)}
+    results = [
+        call.operands[position[v]] if v in position else v  # type: ignore[index]
+        for v in returned.operands
+    ]
     Rewriter.erase_op(returned, safe_erase=False)
     hints = [v.name_hint for v in call.operands]  # inlining renames them after the parameters
     Rewriter.inline_block(body, InsertPoint.before(call), call.operands)

@@ -212,3 +212,19 @@ def test_wrong_structure_at_call_time_names_the_argument() -> None:
     scripted = frontend.script(lstm_like)
     with pytest.raises(TypeError, match="argument 'state'"):
         scripted(t(3), t(3))
+
+
+def passthrough(x, scale: float):
+    if scale == 1.0:
+        return x
+    return x * scale
+
+
+def calls_a_passthrough(x):
+    return passthrough(x, 1.0) + passthrough(x, 3.0)
+
+
+def test_a_callee_that_returns_its_argument_inlines() -> None:
+    """torch-inline gives the call's operand where the callee returns its argument."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(frontend.script(calls_a_passthrough)(x), x * 4)

@@ -2,7 +2,8 @@
 
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
   frontend.torch generator (scaled by 1/(1-p), like PyTorch);
-- `pad` (constant mode), which calls `torch.constant_pad_nd`;
+- `pad` (constant mode), which calls `torch.constant_pad_nd`; `normalize`, `mse_loss`,
+  `l1_loss`, `nll_loss` and `cross_entropy` (class indices, no weights), written with ops;
 - `batch_norm` and `embedding`, while the registry has only their ATen spellings
   (`torch.batch_norm`, `torch.embedding`, whose arguments come in another order): thin wrappers
   that call those ops; `batch_norm(training=True)` normalizes with the batch's statistics.
@@ -110,6 +111,78 @@ def pad(
         raise NotImplementedError("F.pad: only mode='constant' is supported")
     fill = 0.0 if value is None else value
     return _torch.constant_pad_nd(input, pad, fill)
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
+) -> Tensor:
+    """`F.normalize`: `input / max(norm_p(input, dim), eps)`. Scriptable."""
+    if out is not None:
+        raise NotImplementedError("F.normalize(out=...) is not supported")
+    if p == 2.0:
+        norm = (input * input).sum(dim, keepdim=True).sqrt()
+    else:
+        norm = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    return input / norm.clamp_min(eps)
+
+
+def mse_loss(
+    input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+    reduction: str = "mean", weight: Tensor | None = None,
+) -> Tensor:  # fmt: skip
+    """`F.mse_loss`: the squared differences, averaged, summed or not (`reduction`)."""
+    if weight is not None:
+        raise NotImplementedError("F.mse_loss(weight=...) is not supported")
+    return _reduced((input - target) * (input - target), reduction)
+
+
+def l1_loss(
+    input: Tensor, target: Tensor, size_average: bool | None = None, reduce: bool | None = None,
+    reduction: str = "mean", weight: Tensor | None = None,
+) -> Tensor:  # fmt: skip
+    """`F.l1_loss`: the absolute differences, averaged, summed or not (`reduction`)."""
+    if weight is not None:
+        raise NotImplementedError("F.l1_loss(weight=...) is not supported")
+    return _reduced((input - target).abs(), reduction)
+
+
+def nll_loss(
+    input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
+    ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
+) -> Tensor:  # fmt: skip
+    """`F.nll_loss` of log-probabilities `[N, C]` and class indices `[N]` (targets equal to
+    `ignore_index` count for nothing); no class weights."""
+    if weight is not None:
+        raise NotImplementedError("F.nll_loss(weight=...) is not supported")
+    kept = target != ignore_index
+    picked = input.gather(1, (target * kept).unsqueeze(1)).squeeze(1)
+    losses = -picked * kept
+    if reduction == "mean":
+        return losses.sum() / kept.sum()
+    return _reduced(losses, reduction)
+
+
+def cross_entropy(
+    input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
+    ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:  # fmt: skip
+    """`F.cross_entropy` of logits `[N, C]` and class indices `[N]`: `nll_loss` of their
+    `log_softmax`; no class weights or label smoothing."""
+    if label_smoothing != 0.0:
+        raise NotImplementedError("F.cross_entropy(label_smoothing=...) is not supported")
+    logp = log_softmax(input, 1)  # type: ignore[name-defined]  # noqa: F821
+    return nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+
+
+def _reduced(losses: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return losses.mean()
+    if reduction == "sum":
+        return losses.sum()
+    if reduction != "none":
+        raise ValueError("reduction must be 'mean', 'sum' or 'none'")
+    return losses
 
 
 if "F.batch_norm" not in BY_PY_NAME and "torch.batch_norm" in BY_PY_NAME:
