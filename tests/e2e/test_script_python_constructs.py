@@ -236,3 +236,13 @@ def test_tensor_literals_and_triangles() -> None:
     actual = frontend.script(causal_scores)(X, 3)
     assert actual.dtype == expected.dtype
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
+
+
+def layer_norm_of_the_last_size(x):
+    return torch.nn.functional.layer_norm(x, (x.shape[-1],))
+
+
+def test_layer_norm_of_a_size_known_at_run_time() -> None:
+    expected = layer_norm_of_the_last_size(torch.from_numpy(X)).numpy()
+    actual = frontend.script(layer_norm_of_the_last_size)(X)
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)

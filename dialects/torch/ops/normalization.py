@@ -129,6 +129,10 @@ def _check_param(
         raise TypeError(f"{op.name}: {what} is {param.dtype.name} but the input is {x.dtype.name}")  # type: ignore[union-attr]
 
 
+def _is_runtime_int(value: Any) -> bool:
+    return isinstance(value, Dynamic) and value.kind == "int"
+
+
 def _shapes_agree(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return len(a) == len(b) and all(x == y or DYN in (x, y) for x, y in zip(a, b))
 
@@ -173,9 +177,12 @@ class AtenLayerNormOp(TorchOp):
         values = named(cls, args)
         x: TensorMeta = values["input"]
         dtype = float_input(cls, x)
-        shape = tuple(constant(cls, "normalized_shape", values["normalized_shape"]))
-        if not all(isinstance(d, int) for d in shape):
-            raise TypeError(f"{cls.name}: `normalized_shape` must be a list of constant ints")
+        sizes = constant(cls, "normalized_shape", values["normalized_shape"])
+        if not all(isinstance(d, int) or _is_runtime_int(d) for d in sizes):
+            raise TypeError(f"{cls.name}: `normalized_shape` must be a list of ints")
+        # only its length matters to the lowering: a size known at run time (`x.shape[-1]`)
+        # is checked like a `?` dim
+        shape = tuple(DYN if _is_runtime_int(d) else d for d in sizes)
         if x.shape is not None and not _shapes_agree(x.shape[len(x.shape) - len(shape) :], shape):
             raise ShapeError(
                 f"{cls.name}: input of shape {list(x.shape)} does not end in normalized_shape "
