@@ -168,9 +168,10 @@ class LoopsMixin:
         A loop over a range of numbers known while scripting unrolls when it `return`s (a
         compiled loop cannot)."""
         if is_range_call(node.iter):
+            if not any(isinstance(n, ast.Return) for n in _walk_same_loop(node.body)):
+                return None  # (its bounds are not evaluated twice)
             items = self.constant_range(node)
-            returns = any(isinstance(n, ast.Return) for n in _walk_same_loop(node.body))
-            if items is None or not returns or len(items) > UNROLL_LIMIT:
+            if items is None or len(items) > UNROLL_LIMIT:
                 return None
             return self.unrolled(node, items)  # type: ignore[arg-type]
         items = self.iteration_items(node)
