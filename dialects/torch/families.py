@@ -411,13 +411,18 @@ class VarianceOp(ReduceDimsOp):
     SQRT: ClassVar[bool] = False
 
     @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        cls.correction_of(cls.named_args(args))  # a run-time correction: refused while scripting
+        return super().infer(*args)
+
+    @classmethod
     def correction_of(cls, named: dict[str, Any]) -> float:
         if "correction" in named:
             value = named["correction"]
             if isinstance(value, Dynamic):
-                raise TypeError(f"{cls.name}: `correction` must be a constant")
+                raise TypeError(f"{cls.name}: `correction` must be a number known while scripting")
             return 1.0 if value is None else float(value)
         unbiased = named.get("unbiased", True)
         if isinstance(unbiased, Dynamic):
-            raise TypeError(f"{cls.name}: `unbiased` must be a constant")
+            raise TypeError(f"{cls.name}: `unbiased` must be a bool known while scripting")
         return 1.0 if unbiased else 0.0

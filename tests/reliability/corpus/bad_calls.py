@@ -34,9 +34,6 @@ ARGS = {
     "masked_fill_float_mask": (F32, F32),
     "gather_rank_mismatch": (F32, np.zeros(2, np.int64)),
     "embedding_float_indices": (F32, F32),
-    "std_correction_from_argument": (F32, 1),
-    "std_overloads_correction_from_argument": (F32, 0),
-    "std_twice_one_correction_from_argument": (F32, 0),
     "conv2d_of_no_channels": (np.ones((1, 1, 1, 1), np.float32),),  # seed-4 program 1317
 }
 
@@ -175,24 +172,6 @@ def repeat_too_few(x):
 def max_pool_too_large(x):
     """error: max_pool2d|do not fit|size"""
     return torch.max_pool2d(x, 3)  # <-- col 11
-
-
-def std_correction_from_argument(x, n: int):
-    """error: `correction` must be a constant"""
-    y = x * 2
-    return torch.std(y, None, correction=n)  # <-- col 11
-
-
-def std_overloads_correction_from_argument(x, n: int):
-    """error: `correction` must be a constant"""
-    y = x.std(False)
-    return y + torch.std(x, None, correction=n)  # <-- col 15
-
-
-def std_twice_one_correction_from_argument(x, n: int):
-    """error: `correction` must be a constant"""
-    y = torch.std(x, None, correction=0, keepdim=True)
-    return y + torch.std(x, None, correction=n)  # <-- col 15
 
 
 def conv2d_of_no_channels(x0):

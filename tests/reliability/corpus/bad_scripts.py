@@ -730,3 +730,24 @@ def chunk_into_zero(x):
     """error: chunk expects `chunks` to be greater than 0"""
     a, b = x.chunk(0)  # <-- col 11
     return a
+
+
+# ---- a correction known only at run time (refused while scripting) ----
+
+
+def std_correction_from_argument(x, n: int):
+    """error: `correction` must be a number known while scripting"""
+    y = x * 2
+    return torch.std(y, None, correction=n)  # <-- col 11
+
+
+def std_overloads_correction_from_argument(x, n: int):
+    """error: `correction` must be a number known while scripting"""
+    y = x.std(False)
+    return y + torch.std(x, None, correction=n)  # <-- col 15
+
+
+def std_twice_one_correction_from_argument(x, n: int):
+    """error: `correction` must be a number known while scripting"""
+    y = torch.std(x, None, correction=0, keepdim=True)
+    return y + torch.std(x, None, correction=n)  # <-- col 15
