@@ -89,3 +89,10 @@ def frontend_twin(obj: Any) -> Any:
     twin = getattr(_module(twin_module), name, None)
     is_python = getattr(twin, "__module__", "").startswith("frontend.torch")
     return twin if is_python and hasattr(twin, "__code__") else None
+
+
+def is_torch_function(obj: Any, name: str) -> bool:
+    """`obj` is PyTorch's or frontend.torch's function `name` (`torch.einsum`, `torch.tensor`),
+    which scripting handles itself rather than through an op."""
+    module = getattr(obj, "__module__", "") or ""
+    return getattr(obj, "__name__", "") == name and module.startswith(("torch", "frontend.torch"))

@@ -33,11 +33,17 @@ from frontend.annotations import ArgSpec, admits, parse_annotation
 from frontend.binding import BindError
 from frontend.builder import IRBuilder, Value, kind_of, kind_of_type
 from frontend.errors import ScriptError, SourceFile
-from frontend.resolve import frontend_twin, ops_for_method, ops_for_object, ops_for_operator
+from frontend.resolve import (
+    frontend_twin,
+    is_torch_function,
+    ops_for_method,
+    ops_for_object,
+    ops_for_operator,
+)
 from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
-from frontend.script_einsum import einsum_call, is_einsum
+from frontend.script_einsum import einsum_call
 from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
@@ -52,7 +58,6 @@ from frontend.script_tensor_methods import (
     NOT_SPECIAL,
     TensorMethodsMixin,
     devices_dropped,
-    is_tensor_constructor,
     tensor_literal,
 )
 from frontend.script_values import ShapeValue, Unusable, ValuesMixin
@@ -503,9 +508,9 @@ class FunctionScripter(
             return self.emit(node, ops_for_operator("abs"), args, kwargs)[0]
         if getattr(obj, "__module__", None) == "math" or obj in _MATH_FUNCTIONS:
             return self.math_call(node, obj, args, kwargs)
-        if is_einsum(obj):
+        if is_torch_function(obj, "einsum"):
             return einsum_call(self, node, args, kwargs)
-        if is_tensor_constructor(obj):
+        if is_torch_function(obj, "tensor"):
             return tensor_literal(self, node, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:

@@ -12,14 +12,6 @@ from frontend.einsum import EinsumError, plan_einsum, run_einsum
 from frontend.resolve import ops_for_method
 
 
-def is_einsum(obj: Any) -> bool:
-    """`torch.einsum` (PyTorch's or frontend.torch's)."""
-    module = getattr(obj, "__module__", "") or ""
-    return getattr(obj, "__name__", "") == "einsum" and module.startswith(
-        ("torch", "frontend.torch")
-    )
-
-
 class _ScriptOps:
     """`EinsumOps` that emit torch ops through a `FunctionScripter`."""
 

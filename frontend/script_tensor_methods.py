@@ -28,6 +28,9 @@ from frontend.builder import Value, kind_of
 from frontend.resolve import ops_for_method
 from frontend.script_loops import in_place_base
 
+TORCH_DEFAULTS = {"f": np.float32, "i": np.int64, "u": np.int64}
+"""numpy dtype kind -> what `torch.tensor` makes of Python numbers of that kind."""
+
 NOT_SPECIAL = object()
 """`special_tensor_method`'s answer for a method that is a registered op."""
 
@@ -67,11 +70,8 @@ class TensorMethodsMixin:
     def tensor_item(self, node: ast.Call, tensor: Value) -> Value:
         """`t.item()`: an int for an integer tensor, a bool for a bool one, else a float (also
         while the dtype is not known when scripting: an argument's)."""
-        dtype = (
-            tensor.type.element
-            if isinstance(tensor, SSAValue) and isinstance(tensor.type, ValueTensorType)
-            else None
-        )  # type: ignore[union-attr]
+        known = known_tensor_type(tensor)
+        dtype = known.element if known is not None else None
         name = "__float__"
         if dtype is not None and dtype.is_bool:
             name = "__bool__"
@@ -126,11 +126,8 @@ class TensorMethodsMixin:
         if node.attr == "device":
             return CPU
         if node.attr == "T":
-            rank = (
-                tensor.type.rank
-                if isinstance(tensor, SSAValue) and isinstance(tensor.type, ValueTensorType)
-                else None
-            )  # type: ignore[union-attr]
+            known = known_tensor_type(tensor)
+            rank = known.rank if known is not None else None
             if rank is None or rank == 2:
                 return self.emit(node, ops_for_method("t"), [tensor], {})[0]
             return self.emit(
@@ -159,14 +156,6 @@ def devices_dropped(node_error: Any, kwargs: dict[str, Value]) -> dict[str, Valu
     return out
 
 
-def is_tensor_constructor(obj: Any) -> bool:
-    """`torch.tensor` (PyTorch's or frontend.torch's)."""
-    module = getattr(obj, "__module__", "") or ""
-    return getattr(obj, "__name__", "") == "tensor" and module.startswith(
-        ("torch", "frontend.torch")
-    )
-
-
 def tensor_literal(
     scripter: Any, node: ast.Call, args: list[Value], kwargs: dict[str, Value]
 ) -> Value:
@@ -179,8 +168,7 @@ def tensor_literal(
     if _is_number_data(data):
         array = np.array(data, dtype=dtype.numpy if dtype is not None else None)
         if dtype is None:  # torch's defaults: float32 for floats, int64 for ints
-            array = array.astype(np.float32 if array.dtype.kind == "f" else array.dtype)
-            array = array.astype(np.int64) if array.dtype.kind in "iu" else array
+            array = array.astype(TORCH_DEFAULTS.get(array.dtype.kind, array.dtype))
         op = scripter.builder.insert(ValueTensorLiteralOp(array))
         return op.results[0]
     if kind_of(data) in ("int", "float", "bool"):  # a number known at run time: 0-d
@@ -197,3 +185,10 @@ def _is_number_data(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return all(_is_number_data(v) for v in value)
     return isinstance(value, bool | int | float)
+
+
+def known_tensor_type(value: Value) -> ValueTensorType | None:
+    """The torch type of a tensor value while scripting (its rank and dtype may be unknown)."""
+    if isinstance(value, SSAValue) and isinstance(value.type, ValueTensorType):
+        return value.type
+    return None

@@ -28,12 +28,11 @@ from dialects.torch.ops.scalar import (
     AtenIntFloatOp,
     AtenNotOp,
 )
-from dialects.torch.types import ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
 from frontend.script_control import _article
-from frontend.script_tensor_methods import NOT_SPECIAL
+from frontend.script_tensor_methods import NOT_SPECIAL, known_tensor_type
 
 if TYPE_CHECKING:
     from frontend.script_loops import Frame
@@ -294,7 +293,8 @@ class ValuesMixin:
     def shape_tuple(self, node: ast.AST, shape: ShapeValue) -> tuple[Value, ...]:
         """`x.shape` spread or sliced (`x.view(*x.shape[:-1], -1)`): the size of each dim,
         which needs the tensor's rank while scripting."""
-        rank = shape.tensor.type.rank if isinstance(shape.tensor.type, ValueTensorType) else None
+        known = known_tensor_type(shape.tensor)
+        rank = known.rank if known is not None else None
         if rank is None:
             raise self.error(
                 node,
@@ -309,7 +309,8 @@ class ValuesMixin:
         """`x.shape` passed whole (`y.reshape(x.shape)`, `torch.zeros(x.size())`): the size of
         each dim where the rank is known, else `torch.aten.size`, a list that
         `torch-refine-types` expands once the argument types fix the rank."""
-        rank = shape.tensor.type.rank if isinstance(shape.tensor.type, ValueTensorType) else None
+        known = known_tensor_type(shape.tensor)
+        rank = known.rank if known is not None else None
         if rank is None:
             return self.emit(node, (AtenSizeOp,), [shape.tensor], {})[0]
         return self.shape_tuple(node, shape)

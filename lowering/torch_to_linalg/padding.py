@@ -15,6 +15,7 @@ from dialects.torch.op_base import arg_value
 from dialects.torch.ops.padding import AtenConstantPadNdOp, pad_amounts
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.copies import dim_size, empty_with_sizes
+from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import (
     PARALLEL,
     build_generic,
@@ -78,8 +79,6 @@ def _padded(
     dim: int,
 ) -> SSAValue:
     """A dynamic dim's padded size: size + before + after."""
-    from lowering.torch_to_linalg.scalars import build_scalars
-
     k = rank - 1 - dim
     extra = sum(amounts[k]) if k < len(amounts) else 0
     return build_scalars(rewriter, lambda b: b.add(size, b.const(extra, IndexType())))
