@@ -6,6 +6,7 @@ from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
     activations,
     arithmetic,
+    attention,
     casts,
     constructors,
     conv,
@@ -20,6 +21,7 @@ from dialects.torch.ops import (
     pooling,
     prim,
     reduction,
+    reorder,
     scalar,
     scatter,
     triangular,
@@ -45,9 +47,11 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *constructors.OPS,
     *conv.OPS,
     *pooling.OPS,
+    *attention.OPS,
     *padding.OPS,
     *scatter.OPS,
     *triangular.OPS,
+    *reorder.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -48,6 +48,7 @@ from lowering.torch_to_linalg import (
     padding,
     pooling,
     reduction,
+    reorder,
     scalars,
     scatter,
     triangular,
@@ -74,6 +75,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *pooling.PATTERNS,
     *literals.PATTERNS,
     *custom.PATTERNS,
+    *reorder.PATTERNS,
 )
 
 

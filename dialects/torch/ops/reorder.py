@@ -1,0 +1,293 @@
+"""Ops that reorder elements or dims: flip (fliplr, flipud), roll, movedim / moveaxis and
+swapaxes / swapdims.
+
+flip and roll have their own lowerings (`lowering/torch_to_linalg/reorder.py`: one copy whose
+source index is `size - 1 - i` / `(i - shift) mod size`); the others decompose into flip,
+permute and transpose. Dims and shifts must be constant ints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
+from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.shapes import size_list
+from dialects.torch.ops.views import AtenPermuteOp, AtenTransposeIntOp, AtenViewOp
+from dialects.torch.types import IntType, ListType, ValueTensorType
+
+
+def constant_dims(op_name: str, arg_name: str, dims: Any, rank: int | None) -> list[int] | None:
+    """`dims` (an int or an int list of constants) made non-negative; None while the rank is
+    unknown. ShapeError for a dim out of range or repeated, as torch."""
+    values = size_list(op_name, arg_name, dims)
+    if not all(isinstance(d, int) for d in values):
+        raise TypeError(f"{op_name}: `{arg_name}` must be constant ints")
+    if rank is None:
+        return None
+    normalized = [normalize_dim(d, rank) for d in values]  # type: ignore[arg-type]
+    if len(set(normalized)) != len(normalized):
+        raise ShapeError(f"dim {normalized[0]} appears multiple times in the list of dims")
+    return normalized
+
+
+def _same(x: TensorMeta) -> list[Attribute]:
+    return [ValueTensorType(x.shape, x.dtype)]
+
+
+# ---- flip ----
+
+
+@torch_op
+class AtenFlipOp(TorchOp):
+    """`torch.flip(x, dims)`: the elements in reverse order along each of `dims`."""
+
+    name = "torch.aten.flip"
+    SCHEMA = "aten::flip(Tensor self, int[] dims) -> Tensor"
+    PY_NAMES = ("torch.flip", "Tensor.flip")
+    SAMPLES = (Sample(Tn((3, 4)), [1]), Sample(Tn((2, 3, 2), "int64"), [0, -1]))
+    self_ = operand_def(ValueTensorType)
+    dims = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, dims = args
+        constant_dims("flip", "dims", dims, x.rank)
+        return _same(x)
+
+    @staticmethod
+    def eager(x: Any, dims: Any) -> Any:
+        return np.flip(x, [d % max(x.ndim, 1) for d in dims]).copy() if x.ndim else x.copy()
+
+
+class _FlipOneDim(TorchOp):
+    """fliplr / flipud: `flip` of one dim of a tensor of at least `MIN_RANK` dims."""
+
+    DIM = 0
+    MIN_RANK = 1
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        (x,) = args
+        if x.rank is not None and x.rank < cls.MIN_RANK:
+            raise ShapeError(f"Input must be >= {cls.MIN_RANK}-d.")
+        return _same(x)
+
+    @classmethod
+    def eager(cls, x: Any) -> Any:
+        cls.infer(TensorMeta.of_array(x))
+        return np.flip(x, cls.DIM).copy()
+
+    def decompose(self) -> Any:
+        seq = OpSequence()
+        seq.call(AtenFlipOp, self.operands[0], [self.DIM])
+        return seq.ops
+
+
+@torch_op
+class AtenFliplrOp(_FlipOneDim):
+    """`torch.fliplr(x)`: flips dim 1 (x must be at least 2-D)."""
+
+    name = "torch.aten.fliplr"
+    SCHEMA = "aten::fliplr(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.fliplr", "Tensor.fliplr")
+    SAMPLES = (Sample(Tn((3, 4))),)
+    DIM, MIN_RANK = 1, 2
+    self_ = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenFlipudOp(_FlipOneDim):
+    """`torch.flipud(x)`: flips dim 0 (x must be at least 1-D)."""
+
+    name = "torch.aten.flipud"
+    SCHEMA = "aten::flipud(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.flipud", "Tensor.flipud")
+    SAMPLES = (Sample(Tn((3, 2), "int32")),)
+    self_ = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+# ---- roll ----
+
+
+@torch_op
+class AtenRollOp(TorchOp):
+    """`torch.roll(x, shifts, dims)`: element i moves to (i + shift) mod size along each dim;
+    with no dims, the flattened tensor rolls (and keeps its shape)."""
+
+    name = "torch.aten.roll"
+    SCHEMA = "aten::roll(Tensor self, int[] shifts, int[] dims=[]) -> Tensor"
+    PY_NAMES = ("torch.roll", "Tensor.roll")
+    SAMPLES = (Sample(Tn((3, 4)), [1, -5], [1, 0]), Sample(Tn((2, 3), "int64"), 2))
+    self_ = operand_def(ValueTensorType)
+    shifts = operand_def(ListType)
+    dims = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, shifts, dims = args
+        amounts = size_list("roll", "shifts", shifts)
+        if not all(isinstance(s, int) for s in amounts):
+            raise TypeError("roll: `shifts` must be constant ints")
+        rank = x.rank
+        count = len(size_list("roll", "dims", dims))
+        if count == 0 and len(amounts) != 1:
+            raise ShapeError(f"shifts and dimensions must align. shifts: {len(amounts)}, dims:0")
+        if count and count != len(amounts):
+            raise ShapeError(
+                f"shifts and dimensions must align. shifts: {len(amounts)}, dims:{count}"
+            )
+        constant_dims("roll", "dims", dims, rank)
+        return _same(x)
+
+    @staticmethod
+    def eager(x: Any, shifts: Any, dims: Any = ()) -> Any:
+        shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        if not dims:
+            return np.roll(x.reshape(-1), shifts[0]).reshape(x.shape)
+        return np.roll(x, shifts, dims)
+
+    def decompose(self) -> Any:
+        """No dims: `roll(x.view(-1), shift, 0).view(x.shape)`."""
+        rank = known_rank(self.self_)
+        dims = size_list("roll", "dims", _value_of(self.dims))
+        if dims or rank is None:
+            return None
+        seq = OpSequence()
+        flat = seq.call(AtenViewOp, self.self_, [-1])
+        rolled = seq.call(
+            AtenRollOp, flat, size_list("roll", "shifts", _value_of(self.shifts)), [0]
+        )
+        seq.call(AtenViewOp, rolled, seq.sizes(self.self_))
+        return seq.ops
+
+
+def _value_of(value: Any) -> Any:
+    from dialects.torch.op_base import arg_value
+
+    return arg_value(value)
+
+
+# ---- movedim / swapaxes ----
+
+
+def moved_order(op_name: str, source: Any, destination: Any, rank: int) -> list[int]:
+    """The permutation that moves dims `source` to positions `destination` (torch's movedim:
+    the other dims keep their order)."""
+    src = constant_dims(op_name, "source", source, rank)
+    dst = constant_dims(op_name, "destination", destination, rank)
+    assert src is not None and dst is not None
+    if len(src) != len(dst):
+        raise ShapeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+            f"contain the same number of dims as destination ({list(dst)} dims)"
+        )
+    order: list[int | None] = [None] * rank
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(rank) if d not in src)
+    return [next(rest) if o is None else o for o in order]
+
+
+class _MovedimOp(TorchOp):
+    """`torch.movedim(x, source, destination)`: a permute."""
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, source, destination = args
+        if x.rank is None:
+            return _same(x)
+        order = moved_order("movedim", source, destination, x.rank)
+        shape = None if x.shape is None else tuple(x.shape[d] for d in order)
+        return [ValueTensorType(shape, x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, source: Any, destination: Any) -> Any:
+        return np.moveaxis(x, source, destination).copy()
+
+    def decompose(self) -> Any:
+        x, source, destination = self.operands
+        rank = known_rank(x)
+        if rank is None:
+            return None
+        order = moved_order("movedim", _value_of(source), _value_of(destination), rank)
+        seq = OpSequence()
+        seq.call(AtenPermuteOp, x, order)
+        return seq.ops
+
+
+@torch_op
+class AtenMovedimIntOp(_MovedimOp):
+    """`torch.movedim(x, 1, -1)`: moves one dim."""
+
+    name = "torch.aten.movedim.int"
+    SCHEMA = "aten::movedim.int(Tensor self, int source, int destination) -> Tensor"
+    PY_NAMES = ("torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis")
+    SAMPLES = (Sample(Tn((2, 3, 4)), 0, -1),)
+    self_ = operand_def(ValueTensorType)
+    source = operand_def(IntType)
+    destination = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenMovedimIntlistOp(_MovedimOp):
+    """`torch.movedim(x, (0, 1), (2, 0))`: moves several dims."""
+
+    name = "torch.aten.movedim.intlist"
+    SCHEMA = "aten::movedim.intlist(Tensor self, int[] source, int[] destination) -> Tensor"
+    PY_NAMES = ("torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis")
+    SAMPLES = (Sample(Tn((2, 3, 4), "int64"), [0, 1], [2, 0]),)
+    self_ = operand_def(ValueTensorType)
+    source = operand_def(ListType)
+    destination = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenSwapaxesOp(TorchOp):
+    """`torch.swapaxes(x, a, b)` / `torch.swapdims`: `x.transpose(a, b)`."""
+
+    name = "torch.aten.swapaxes"
+    SCHEMA = "aten::swapaxes(Tensor self, int axis0, int axis1) -> Tensor"
+    PY_NAMES = ("torch.swapaxes", "Tensor.swapaxes", "torch.swapdims", "Tensor.swapdims")
+    SAMPLES = (Sample(Tn((2, 3, 4)), 0, 2),)
+    self_ = operand_def(ValueTensorType)
+    axis0 = operand_def(IntType)
+    axis1 = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return AtenTransposeIntOp.infer(*args)
+
+    @staticmethod
+    def eager(x: Any, axis0: int, axis1: int) -> Any:
+        return AtenTransposeIntOp.eager(x, axis0, axis1)
+
+    def decompose(self) -> Any:
+        seq = OpSequence()
+        seq.call(AtenTransposeIntOp, *self.operands)
+        return seq.ops
+
+
+OPS = (
+    AtenFlipOp,
+    AtenFliplrOp,
+    AtenFlipudOp,
+    AtenRollOp,
+    AtenMovedimIntOp,
+    AtenMovedimIntlistOp,
+    AtenSwapaxesOp,
+)
