@@ -451,6 +451,10 @@ class AtenExpandAsOp(TorchOp):
     def eager(x: Any, other: Any) -> Any:
         return np.broadcast_to(x, other.shape).copy()
 
+    def fold(self) -> Any:
+        """`x.expand_as(y)` of a `y` shaped like `x` is `x` (`out[t] = h` scripts to one)."""
+        return fold_same_type(self)
+
 
 @torch_op
 class AtenRepeatOp(TorchOp):
