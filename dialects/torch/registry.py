@@ -22,6 +22,7 @@ from dialects.torch.ops import (
     prim,
     reduction,
     reorder,
+    reshaping,
     scalar,
     scatter,
     triangular,
@@ -52,6 +53,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *scatter.OPS,
     *triangular.OPS,
     *reorder.OPS,
+    *reshaping.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 
