@@ -24,7 +24,9 @@ from dialects.torch.ops import (
     reorder,
     reshaping,
     scalar,
+    scans,
     scatter,
+    sorting,
     triangular,
     variance,
     views,
@@ -52,6 +54,8 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *padding.OPS,
     *scatter.OPS,
     *triangular.OPS,
+    *sorting.OPS,
+    *scans.OPS,
     *reorder.OPS,
     *reshaping.OPS,
 )

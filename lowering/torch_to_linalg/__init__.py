@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import PassFailedException
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.ops.prim import ConstantNoneOp
 from lowering.torch_to_linalg import (
+    along_dim,
     constructors,
     control_flow,
     conv,
@@ -75,6 +76,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *pooling.PATTERNS,
     *literals.PATTERNS,
     *custom.PATTERNS,
+    *along_dim.PATTERNS,
     *reorder.PATTERNS,
 )
 
