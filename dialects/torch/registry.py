@@ -11,6 +11,7 @@ from dialects.torch.ops import (
     constructors,
     conv,
     data_movement,
+    diagonals,
     elementwise,
     indexing,
     joining,
@@ -20,6 +21,7 @@ from dialects.torch.ops import (
     padding,
     pooling,
     prim,
+    products,
     reduction,
     reorder,
     reshaping,
@@ -58,6 +60,8 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *scans.OPS,
     *reorder.OPS,
     *reshaping.OPS,
+    *diagonals.OPS,
+    *products.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

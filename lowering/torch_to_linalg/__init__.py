@@ -40,6 +40,7 @@ from lowering.torch_to_linalg import (
     conv,
     custom,
     data_movement,
+    diagonals,
     elementwise,
     indexing,
     joining,
@@ -78,6 +79,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *custom.PATTERNS,
     *along_dim.PATTERNS,
     *reorder.PATTERNS,
+    *diagonals.PATTERNS,
 )
 
 
