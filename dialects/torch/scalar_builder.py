@@ -202,6 +202,17 @@ class ScalarBuilder:
     def trunc(self, x: SSAValue) -> SSAValue:
         return self.emit(math.TruncOp(x))
 
+    def ceil(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.CeilOp(x))
+
+    def round_even(self, x: SSAValue) -> SSAValue:
+        """Round half to even (`torch.round`, C's nearbyint)."""
+        return self.emit(math.RoundEvenOp(x))
+
+    def math_fn(self, op_type: type[Operation], *operands: SSAValue) -> SSAValue:
+        """Any float `math` op by class: `b.math_fn(math.SinOp, x)`, `(math.Atan2Op, y, x)`."""
+        return self.emit(op_type(*operands))  # type: ignore[call-arg]
+
 
 def _is_bool(typ: Attribute) -> bool:
     return isinstance(typ, IntegerType) and typ.width.data == 1
