@@ -1,0 +1,512 @@
+"""Binary and ternary math: atan2, hypot, fmod and remainder (Tensor and Scalar), copysign,
+lerp (Scalar and Tensor weight), addcmul, addcdiv, float_power (three forms), logaddexp and
+xlogy, each lowered from its `payload` with torch's broadcasting and type promotion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import arith, math
+from xdsl.ir import SSAValue
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.dtypes import FLOAT64, DType
+from dialects.torch.families import BinaryOp, BinaryScalarOp, ElementwiseOp, ScalarOperand
+from dialects.torch.meta import TensorMeta
+from dialects.torch.op_base import Sample, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import ValueTensorType
+
+FLOAT_PAIR = Sample(Tn((3, 4), low=-3.0, high=3.0), Tn((4,), low=-3.0, high=3.0))
+TORCH_TYPE_NAMES = {"int64": "Long", "int32": "Int", "float32": "Float", "float64": "Double",
+                    "bool": "Bool"}  # fmt: skip
+
+
+def float_only(op_name: str, dtype: DType | None) -> DType | None:
+    """`dtype`, or torch's kernel error for an integer or bool one."""
+    if dtype is not None and not dtype.is_float:
+        raise TypeError(f'"{op_name}_cpu" not implemented for {TORCH_TYPE_NAMES[dtype.name]!r}')
+    return dtype
+
+
+# ---- atan2, hypot, copysign ----
+
+
+@torch_op
+class AtenAtan2Op(BinaryOp):
+    """The angle of the point (other, self) in (-pi, pi]; integers give float32
+    (`torch.atan2`, `torch.arctan2`)."""
+
+    name = "torch.aten.atan2"
+    SCHEMA = "aten::atan2(Tensor self, Tensor other) -> Tensor"
+    PY_NAMES = ("torch.atan2", "Tensor.atan2", "torch.arctan2", "Tensor.arctan2", "np.arctan2")
+    FLOAT_RESULT = True
+    SAMPLES = (FLOAT_PAIR, Sample(Tn((5,), "int64", -3, 3), Tn((5,), "int32", -3, 3)))
+
+    @staticmethod
+    def eager(y: Any, x: Any) -> Any:
+        return np.arctan2(y, x)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, y: SSAValue, x: SSAValue) -> SSAValue:
+        return b.math_fn(math.Atan2Op, y, x)
+
+
+@torch_op
+class AtenHypotOp(BinaryOp):
+    """`sqrt(self**2 + other**2)` without overflow: `a * sqrt(1 + (b/a)**2)` for the larger
+    magnitude a, and inf when either is infinite (also next to NaN, like C's hypot); floating
+    point only (`torch.hypot`)."""
+
+    name = "torch.aten.hypot"
+    SCHEMA = "aten::hypot(Tensor self, Tensor other) -> Tensor"
+    PY_NAMES = ("torch.hypot", "Tensor.hypot", "np.hypot")
+    SAMPLES = (FLOAT_PAIR, Sample(Tn((5,), "float64", -1e3, 1e3), Tn((5,), "float64")))
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        return float_only("hypot", super().compute_dtype(args))
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        return np.hypot(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        ax, ay = b.abs(x), b.abs(y)
+        large, small = b.maximum(ax, ay), b.minimum(ax, ay)
+        ratio = b.div(small, large)
+        scaled = b.mul(large, b.sqrt(b.add(b.const(1.0, x), b.mul(ratio, ratio))))
+        zero, inf = b.const(0.0, x), b.const(float("inf"), x)
+        out = b.select(b.cmp("eq", large, zero), zero, scaled)  # 0/0 in the ratio
+        either_inf = b.or_(b.cmp("eq", ax, inf), b.cmp("eq", ay, inf))
+        return b.select(either_inf, inf, out)
+
+
+class _Copysign:
+    PY_NAMES = ("torch.copysign", "Tensor.copysign", "np.copysign")
+    FLOAT_RESULT = True
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        return np.copysign(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return b.math_fn(math.CopySignOp, x, y)
+
+
+@torch_op
+class AtenCopysignTensorOp(_Copysign, BinaryOp):
+    """The magnitude of self with the sign of other (also of -0.0 and NaN); integers give
+    float32 (`torch.copysign`)."""
+
+    name = "torch.aten.copysign.Tensor"
+    SCHEMA = "aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = (FLOAT_PAIR, Sample(Tn((5,), "int64", -3, 3), Tn((5,), "float64")))
+
+
+@torch_op
+class AtenCopysignScalarOp(_Copysign, BinaryScalarOp):
+    """The magnitude of self with the sign of a Python number (`torch.copysign(x, -1.0)`)."""
+
+    name = "torch.aten.copysign.Scalar"
+    SCHEMA = "aten::copysign.Scalar(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4)), -1.0),)
+
+
+# ---- fmod, remainder ----
+
+
+def c_remainder(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    """C's remainder, with x's sign: fmod for floats, `%` truncating for integers."""
+    if b.is_float(x):
+        return float_fmod(b, x, y)
+    return b.emit(arith.RemSIOp(x, y))
+
+
+def float_fmod(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+    """`x - trunc(x / y) * y` in float64 (xDSL has no `arith.remf`, libm's fmod is not
+    reachable): exact for float32 inputs whose quotient is below 2**29, within an ulp of x for
+    float64 ones. A quotient rounded up onto the next integer leaves a remainder of the other
+    sign, which one more |y| corrects; x / +-inf is x; x / 0 and inf / y are NaN."""
+    wide = FLOAT64.signless_attr
+    xw, yw = b.cast(x, wide), b.cast(y, wide)
+    rem = b.sub(xw, b.mul(b.trunc(b.div(xw, yw)), yw))
+    zero, inf, step = b.const(0.0, wide), b.const(float("inf"), wide), b.abs(yw)
+    too_low = b.and_(b.cmp("gt", xw, zero), b.cmp("lt", rem, zero))
+    rem = b.select(too_low, b.add(rem, step), rem)
+    too_high = b.and_(b.cmp("lt", xw, zero), b.cmp("gt", rem, zero))
+    rem = b.select(too_high, b.sub(rem, step), rem)
+    finite_by_inf = b.and_(b.cmp("eq", step, inf), b.cmp("lt", b.abs(xw), inf))
+    return b.cast(b.select(finite_by_inf, xw, rem), x.type)
+
+
+class _Fmod:
+    PY_NAMES = ("torch.fmod", "Tensor.fmod", "np.fmod")
+    REJECTS = ("bool",)
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.fmod(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return c_remainder(b, x, y)
+
+
+@torch_op
+class AtenFmodTensorOp(_Fmod, BinaryOp):
+    """The remainder of `self / other` with the sign of self (C's fmod) (`torch.fmod`)."""
+
+    name = "torch.aten.fmod.Tensor"
+    SCHEMA = "aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = (
+        Sample(Tn((3, 4), low=-9.0, high=9.0), Tn((4,), low=0.5, high=3.0)),
+        Sample(Tn((6,), "int64", -9, 9), Tn((6,), "int32", 1, 4)),
+    )
+
+
+@torch_op
+class AtenFmodScalarOp(_Fmod, BinaryScalarOp):
+    """The remainder of `self / other` for a Python number, with the sign of self."""
+
+    name = "torch.aten.fmod.Scalar"
+    SCHEMA = "aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4), low=-9.0, high=9.0), -1.5),)
+
+
+class _Remainder:
+    PY_NAMES = ("torch.remainder", "Tensor.remainder", "operator.mod", "np.remainder", "np.mod")
+    REJECTS = ("bool",)
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.remainder(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        """torch's formula: the C remainder, plus `other` when the two signs differ."""
+        rem = c_remainder(b, x, y)
+        zero = b.const(0, x)
+        signs_differ = b.xor(b.cmp("lt", rem, zero), b.cmp("lt", y, zero))
+        return b.select(b.and_(b.cmp("ne", rem, zero), signs_differ), b.add(rem, y), rem)
+
+
+@torch_op
+class AtenRemainderTensorOp(_Remainder, BinaryOp):
+    """The remainder of `self / other` with the sign of other, like Python's `%`
+    (`torch.remainder`, `x % y`)."""
+
+    name = "torch.aten.remainder.Tensor"
+    SCHEMA = "aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = (
+        Sample(Tn((3, 4), low=-9.0, high=9.0), Tn((4,), low=-3.0, high=3.0)),
+        Sample(Tn((6,), "int64", -9, 9), Tn((6,), "int64", -4, -1)),
+    )
+
+
+@torch_op
+class AtenRemainderScalarOp(_Remainder, BinaryScalarOp):
+    """The remainder of `self / other` for a Python number, with the sign of other (`x % 3`)."""
+
+    name = "torch.aten.remainder.Scalar"
+    SCHEMA = "aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4), low=-9.0, high=9.0), 1.5),
+               Sample(Tn((5,), "int32", -9, 9), -4))  # fmt: skip
+
+
+# ---- lerp ----
+
+
+def lerp(start: Any, end: Any, weight: Any) -> Any:
+    """torch's two-sided formula (exact at weight 0 and 1)."""
+    diff = end - start
+    return np.where(np.abs(weight) < 0.5, start + weight * diff, end - diff * (1 - weight))
+
+
+class _Lerp:
+    PY_NAMES = ("torch.lerp", "Tensor.lerp")
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        named = cls.named_args(args)  # type: ignore[attr-defined]
+        dtypes = {n: v.dtype for n, v in named.items() if isinstance(v, TensorMeta)}
+        if None not in dtypes.values():
+            first = dtypes["self"]
+            for name, dtype in dtypes.items():
+                if dtype != first:
+                    raise TypeError(
+                        f"expected dtype {_torch_type(first)} for `{name}` but got dtype "
+                        f"{_torch_type(dtype)}"
+                    )
+        return float_only("lerp_kernel_scalar", super().compute_dtype(args))  # type: ignore[misc]
+
+    @staticmethod
+    def eager(start: Any, end: Any, weight: Any) -> Any:
+        return lerp(start, end, weight)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, start: SSAValue, end: SSAValue, weight: SSAValue) -> SSAValue:
+        diff = b.sub(end, start)
+        low = b.add(start, b.mul(weight, diff))
+        high = b.sub(end, b.mul(diff, b.sub(b.const(1.0, weight), weight)))
+        return b.select(b.cmp("lt", b.abs(weight), b.const(0.5, weight)), low, high)
+
+
+def _torch_type(dtype: DType) -> str:
+    return {"float32": "float", "float64": "double", "int64": "long", "int32": "int",
+            "bool": "bool"}[dtype.name]  # fmt: skip
+
+
+@torch_op
+class AtenLerpScalarOp(_Lerp, ElementwiseOp):
+    """`self + weight * (end - self)` for a Python number weight; floating point only, self
+    and end of one dtype (`torch.lerp`)."""
+
+    name = "torch.aten.lerp.Scalar"
+    SCHEMA = "aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor"
+    DTYPE_ARGS = ("self", "end")
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((4,)), 0.3),
+        Sample(Tn((5,), "float64"), Tn((5,), "float64"), 0.75),
+    )
+    self_ = operand_def(ValueTensorType)
+    end = operand_def(ValueTensorType)
+    weight = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenLerpTensorOp(_Lerp, ElementwiseOp):
+    """`self + weight * (end - self)` with a broadcast weight tensor (`torch.lerp`)."""
+
+    name = "torch.aten.lerp.Tensor"
+    SCHEMA = "aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor"
+    DTYPE_ARGS = ("self", "end", "weight")
+    SAMPLES = (Sample(Tn((3, 4)), Tn((3, 4)), Tn((4,), low=-0.5, high=1.5)),)
+    self_ = operand_def(ValueTensorType)
+    end = operand_def(ValueTensorType)
+    weight = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+# ---- addcmul, addcdiv ----
+
+
+class _AddcOp(ElementwiseOp):
+    """`self + value * (tensor1 <op> tensor2)`, broadcast and promoted together."""
+
+    DTYPE_ARGS = ("self", "tensor1", "tensor2")
+    self_ = operand_def(ValueTensorType)
+    tensor1 = operand_def(ValueTensorType)
+    tensor2 = operand_def(ValueTensorType)
+    value = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenAddcmulOp(_AddcOp):
+    """`self + value * tensor1 * tensor2` (`torch.addcmul`)."""
+
+    name = "torch.aten.addcmul"
+    SCHEMA = ("aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) "
+              "-> Tensor")  # fmt: skip
+    PY_NAMES = ("torch.addcmul", "Tensor.addcmul")
+    REJECTS = ("bool",)
+    SAMPLES = (Sample(Tn((3, 4)), Tn((4,)), Tn((3, 1)), value=0.5),
+               Sample(Tn((5,), "int64"), Tn((5,), "int64"), Tn((5,), "int64"), value=3))  # fmt: skip
+
+    @staticmethod
+    def eager(x: Any, t1: Any, t2: Any, value: Any = 1) -> Any:
+        return x + value * t1 * t2
+
+    @staticmethod
+    def payload(
+        b: ScalarBuilder, x: SSAValue, t1: SSAValue, t2: SSAValue, value: SSAValue
+    ) -> SSAValue:
+        return b.add(x, b.mul(b.mul(value, t1), t2))
+
+
+@torch_op
+class AtenAddcdivOp(_AddcOp):
+    """`self + value * tensor1 / tensor2`; floating point only (`torch.addcdiv`)."""
+
+    name = "torch.aten.addcdiv"
+    SCHEMA = ("aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) "
+              "-> Tensor")  # fmt: skip
+    PY_NAMES = ("torch.addcdiv", "Tensor.addcdiv")
+    SAMPLES = (Sample(Tn((3, 4)), Tn((4,)), Tn((3, 1), low=0.5, high=2.0), value=-0.5),)
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        dtype = super().compute_dtype(args)
+        if dtype is not None and not dtype.is_float:
+            raise TypeError(
+                "Integer division with addcdiv is no longer supported, and in a future "
+                "release addcdiv will perform a true division of tensor1 and tensor2. The "
+                "historic addcdiv behavior can be implemented as (input + value * "
+                "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+                "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+                "behavior is just the latter implementation: (input + value * tensor1 / "
+                "tensor2), for all dtypes."
+            )
+        return dtype
+
+    @staticmethod
+    def eager(x: Any, t1: Any, t2: Any, value: Any = 1) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return x + value * (t1 / t2)
+
+    @staticmethod
+    def payload(
+        b: ScalarBuilder, x: SSAValue, t1: SSAValue, t2: SSAValue, value: SSAValue
+    ) -> SSAValue:
+        return b.add(x, b.mul(value, b.div(t1, t2)))
+
+
+# ---- float_power ----
+
+
+class _FloatPower:
+    """`self ** exponent` computed in float64 whatever the inputs (`torch.float_power`)."""
+
+    PY_NAMES = ("torch.float_power", "Tensor.float_power", "np.float_power")
+    DTYPE_ARGS = ("self", "exponent")
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        super().compute_dtype(args)  # type: ignore[misc]
+        return FLOAT64
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return np.power(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return b.pow(x, y)
+
+
+@torch_op
+class AtenFloatPowerTensorTensorOp(_FloatPower, ElementwiseOp):
+    """`self ** exponent` of two tensors, in float64."""
+
+    name = "torch.aten.float_power.Tensor_Tensor"
+    SCHEMA = "aten::float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4), low=0.1, high=3.0), Tn((4,), "int64", -2, 3)),)
+    self_ = operand_def(ValueTensorType)
+    exponent = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenFloatPowerTensorScalarOp(_FloatPower, ElementwiseOp):
+    """`self ** exponent` for a Python number exponent, in float64."""
+
+    name = "torch.aten.float_power.Tensor_Scalar"
+    SCHEMA = "aten::float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4), low=0.1, high=3.0), 2.5), Sample(Tn((5,), "int32", -3, 3), 2))
+    self_ = operand_def(ValueTensorType)
+    exponent = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenFloatPowerScalarOp(_FloatPower, ElementwiseOp):
+    """A Python number to the power of each element, in float64."""
+
+    name = "torch.aten.float_power.Scalar"
+    SCHEMA = "aten::float_power.Scalar(Scalar self, Tensor exponent) -> Tensor"
+    PY_NAMES = ("torch.float_power",)
+    SAMPLES = (Sample(2, Tn((3, 4))),)
+    self_ = operand_def(ScalarOperand)
+    exponent = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+# ---- logaddexp, xlogy ----
+
+
+@torch_op
+class AtenLogaddexpOp(BinaryOp):
+    """`log(exp(self) + exp(other))` without overflow: `max + log1p(exp(-|self - other|))`,
+    and self where both are the same infinity; floating point only (`torch.logaddexp`)."""
+
+    name = "torch.aten.logaddexp"
+    SCHEMA = "aten::logaddexp(Tensor self, Tensor other) -> Tensor"
+    PY_NAMES = ("torch.logaddexp", "Tensor.logaddexp", "np.logaddexp")
+    SAMPLES = (Sample(Tn((3, 4), low=-30.0, high=30.0), Tn((4,), low=-30.0, high=30.0)),)
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        return float_only("logaddexp", super().compute_dtype(args))
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        return np.logaddexp(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        largest = b.maximum(x, y)
+        gap = b.neg(b.abs(b.sub(x, y)))
+        out = b.add(largest, b.math_fn(math.Log1pOp, b.exp(gap)))
+        same_inf = b.and_(b.cmp("eq", x, y), b.cmp("eq", b.abs(x), b.const(float("inf"), x)))
+        return b.select(same_inf, x, out)
+
+
+def xlogy(x: Any, y: Any) -> Any:
+    """torch's xlogy: NaN where y is NaN, else 0 where x is 0, else x * log(y)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * np.log(y)))
+
+
+class _Xlogy:
+    PY_NAMES = ("torch.xlogy", "Tensor.xlogy")
+    FLOAT_RESULT = True
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        return xlogy(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        product = b.select(b.cmp("eq", x, b.const(0.0, x)), b.const(0.0, x), b.mul(x, b.log(y)))
+        return b.select(b.is_nan(y), b.const(float("nan"), x), product)
+
+
+@torch_op
+class AtenXlogyTensorOp(_Xlogy, BinaryOp):
+    """`self * log(other)`, 0 where self is 0 (unless other is NaN); integers give float32
+    (`torch.xlogy`)."""
+
+    name = "torch.aten.xlogy.Tensor"
+    SCHEMA = "aten::xlogy.Tensor(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4), "int64", -1, 3), Tn((4,), low=0.1, high=3.0)),)
+
+
+@torch_op
+class AtenXlogyScalarOtherOp(_Xlogy, ElementwiseOp):
+    """`self * log(other)` for a Python number other."""
+
+    name = "torch.aten.xlogy.Scalar_Other"
+    SCHEMA = "aten::xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4)), 2.5),)
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+OPS = (
+    AtenAtan2Op, AtenHypotOp, AtenCopysignTensorOp, AtenCopysignScalarOp,
+    AtenFmodTensorOp, AtenFmodScalarOp, AtenRemainderTensorOp, AtenRemainderScalarOp,
+    AtenLerpScalarOp, AtenLerpTensorOp, AtenAddcmulOp, AtenAddcdivOp,
+    AtenFloatPowerTensorTensorOp, AtenFloatPowerTensorScalarOp, AtenFloatPowerScalarOp,
+    AtenLogaddexpOp, AtenXlogyTensorOp, AtenXlogyScalarOtherOp,
+)  # fmt: skip
