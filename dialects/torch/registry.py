@@ -23,12 +23,14 @@ from dialects.torch.ops import (
     pooling,
     prim,
     products,
+    ranges,
     reduction,
     reorder,
     reshaping,
     scalar,
     scans,
     scatter,
+    scatter_index,
     sorting,
     triangular,
     variance,
@@ -64,6 +66,8 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *reshaping.OPS,
     *diagonals.OPS,
     *products.OPS,
+    *ranges.OPS,
+    *scatter_index.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

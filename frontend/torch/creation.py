@@ -191,8 +191,26 @@ def linspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    d = _options(dtype, device, requires_grad) or get_default_dtype()
-    return Tensor.wrap(np.linspace(start, end, steps).astype(d.numpy))
+    """`steps` evenly spaced values from `start` to `end` (the op `aten.linspace`)."""
+    d = _options(dtype, device, requires_grad)
+    bounds = (_python_number(_unwrap(start)), _python_number(_unwrap(end)), int(steps))
+    return _registered("torch.linspace", bounds, d)
+
+
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """`base ** linspace(start, end, steps)` (the op `aten.logspace`)."""
+    d = _options(dtype, device, requires_grad)
+    bounds = (_python_number(_unwrap(start)), _python_number(_unwrap(end)), int(steps))
+    return _registered("torch.logspace", (*bounds, float(base)), d)
 
 
 def eye(
@@ -203,8 +221,15 @@ def eye(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    d = _options(dtype, device, requires_grad) or get_default_dtype()
-    return Tensor.wrap(np.eye(n, m, dtype=d.numpy))
+    """The identity matrix, n x m (the op `aten.eye` / `aten.eye.m`)."""
+    d = _options(dtype, device, requires_grad)
+    return _registered("torch.eye", (int(n),) if m is None else (int(n), int(m)), d)
+
+
+def _registered(spelling: str, args: tuple[Any, ...], d: dtype | None) -> Tensor:
+    result = _via_registry(spelling, args, d)
+    assert result is not None, f"{spelling} is a registered op"
+    return result
 
 
 # ---- random ----

@@ -49,10 +49,12 @@ from lowering.torch_to_linalg import (
     normalization,
     padding,
     pooling,
+    ranges,
     reduction,
     reorder,
     scalars,
     scatter,
+    scatter_index,
     triangular,
     views,
 )
@@ -80,6 +82,8 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *along_dim.PATTERNS,
     *reorder.PATTERNS,
     *diagonals.PATTERNS,
+    *ranges.PATTERNS,
+    *scatter_index.PATTERNS,
 )
 
 

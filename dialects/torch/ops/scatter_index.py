@@ -1,0 +1,290 @@
+"""Writing values at index tensors: scatter (a src tensor or a value), scatter_add,
+index_add, index_copy and index_fill (lowered in `lowering/torch_to_linalg/scatter_index.py`).
+
+- scatter / scatter_add along `dim`: `out[..., index[p], ...] = src[p]` (or `+=`) for every
+  position p of `index` (index has self's rank; index.size(d) <= src.size(d), and
+  <= self.size(d) off `dim`). When two positions write one element the later one (in
+  row-major order of `index`) wins, as on PyTorch's CPU.
+- index_add / index_copy / index_fill: a 1-D `index` of positions along `dim`; slice j of
+  `source` goes to position `index[j]`.
+Indices must be int64 and in range (the compiled code does not check them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.meta import ShapeError, TensorMeta
+from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.constructors import ScalarOperand
+from dialects.torch.ops.data_movement import constant_dim
+from dialects.torch.ops.indexing import checked_indices
+from dialects.torch.types import DYN, IntType, ValueTensorType
+
+
+def _check_int64(op_name: str, index: TensorMeta) -> None:
+    if index.dtype is not None and index.dtype.name != "int64":
+        raise TypeError(f"{op_name}(): Expected dtype int64 for index")
+
+
+def _check_same_dtype(op_name: str, x: TensorMeta, src: TensorMeta, what: str = "src") -> None:
+    if x.dtype is not None and src.dtype is not None and x.dtype != src.dtype:
+        raise TypeError(
+            f"{op_name}(): self ({x.dtype.name}) and {what} ({src.dtype.name}) must have "
+            "the same scalar type"
+        )
+
+
+def _fits(small: int, large: int) -> bool:
+    return DYN in (small, large) or small <= large
+
+
+# ---- scatter ----
+
+
+class ScatterLikeOp(TorchOp):
+    """scatter / scatter_add: `self`, `dim`, an `index` of self's rank, and what to write."""
+
+    @classmethod
+    def check(cls, x: TensorMeta, dim: Any, index: TensorMeta, src: Any) -> None:
+        op_name = cls.name.removeprefix("torch.aten.").split(".")[0]
+        _check_int64(op_name, index)
+        d = constant_dim(op_name, dim, x)
+        if isinstance(src, TensorMeta):
+            _check_same_dtype(op_name, x, src)
+        if x.shape is None or index.shape is None or d is None:
+            return
+        rank = max(len(x.shape), 1)
+        if max(len(index.shape), 1) != rank:
+            raise ShapeError("Index tensor must have the same number of dimensions as self tensor")
+        for i, n in enumerate(index.shape):
+            if i != d and i < len(x.shape) and not _fits(n, x.shape[i]):
+                raise ShapeError(
+                    f"Expected index {list(index.shape)} to be smaller than self "
+                    f"{list(x.shape)} apart from dimension {d}"
+                )
+        src_shape = src.shape if isinstance(src, TensorMeta) else None
+        if src_shape is not None and not all(_fits(n, m) for n, m in zip(index.shape, src_shape)):
+            raise ShapeError(
+                f"Expected index {list(index.shape)} to be smaller than self {list(x.shape)}"
+                f" apart from dimension {d} and to be smaller size than src "
+                f"{list(src.shape)}"
+            )
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, dim, index, src = args
+        cls.check(x, dim, index, src)
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @classmethod
+    def eager(cls, x: Any, dim: int, index: Any, src: Any) -> Any:
+        out = np.array(x, copy=True)
+        if out.ndim == 0:
+            out, index = out.reshape(1), np.reshape(index, 1)
+            src = np.reshape(src, 1) if isinstance(src, np.ndarray) else src
+        d = dim % out.ndim
+        index = checked_indices(cls.name, index, out.shape[d])
+        for p in np.ndindex(*index.shape):
+            at = (*p[:d], int(index[p]), *p[d + 1 :])
+            value = src[p] if isinstance(src, np.ndarray) else src
+            out[at] = out[at] + value if cls.ACCUMULATE else value
+        return out.reshape(np.shape(x))
+
+    ACCUMULATE = False
+
+
+@torch_op
+class AtenScatterSrcOp(ScatterLikeOp):
+    """`x.scatter(dim, index, src)`: `out[..., index[p], ...] = src[p]` along `dim`."""
+
+    name = "torch.aten.scatter.src"
+    SCHEMA = "aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"
+    PY_NAMES = ("torch.scatter", "Tensor.scatter")
+    SAMPLES = (
+        Sample(Tn((3, 5)), 1, Tn((3, 4), "int64", 0, 5), Tn((3, 4))),
+        Sample(Tn((4, 2), "int64"), 0, Tn((2, 2), "int64", 0, 4), Tn((3, 2), "int64")),
+    )
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    src = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenScatterValueOp(ScatterLikeOp):
+    """`x.scatter(dim, index, value)`: `out[..., index[p], ...] = value` along `dim`."""
+
+    name = "torch.aten.scatter.value"
+    SCHEMA = "aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor"
+    PY_NAMES = ("torch.scatter", "Tensor.scatter")
+    SAMPLES = (Sample(Tn((4, 6)), 1, Tn((4, 1), "int64", 0, 6), 1.5),)
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    value = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenScatterAddOp(ScatterLikeOp):
+    """`x.scatter_add(dim, index, src)`: `out[..., index[p], ...] += src[p]` along `dim`."""
+
+    name = "torch.aten.scatter_add"
+    SCHEMA = "aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"
+    PY_NAMES = ("torch.scatter_add", "Tensor.scatter_add")
+    SAMPLES = (
+        Sample(Tn((3, 5)), 1, Tn((3, 6), "int64", 0, 5), Tn((3, 6))),
+        Sample(Tn((4,), "int64"), 0, Tn((5,), "int64", 0, 4), Tn((5,), "int64")),
+    )
+    ACCUMULATE = True
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    src = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+# ---- index_add / index_copy / index_fill ----
+
+
+class IndexWriteOp(TorchOp):
+    """index_add / index_copy / index_fill: a 1-D `index` of positions along `dim`."""
+
+    ACCUMULATE = False
+
+    @classmethod
+    def check(cls, x: TensorMeta, dim: Any, index: TensorMeta, source: Any) -> None:
+        op_name = cls.name.removeprefix("torch.aten.").split(".")[0]
+        _check_int64(op_name, index)
+        if index.rank is not None and index.rank > 1:
+            raise ShapeError(f"{op_name}(): Index should have dimension 1 or 0 (got {index.rank})")
+        d = constant_dim(op_name, dim, x)
+        if not isinstance(source, TensorMeta):
+            return
+        _check_same_dtype(op_name, x, source, "source")
+        if x.shape is None or source.shape is None or index.shape is None or d is None:
+            return
+        count = index.shape[0] if index.shape else 1
+        same_rank = max(len(source.shape), 1) == max(len(x.shape), 1)
+        agree = same_rank and all(
+            DYN in (a, b) or a == b for i, (a, b) in enumerate(zip(x.shape, source.shape)) if i != d
+        )
+        along = source.shape[d] if source.shape else 1
+        if not agree or not (DYN in (along, count) or along == count):
+            raise ShapeError(
+                f"{op_name}(): source {list(source.shape)} must have the shape of self "
+                f"{list(x.shape)} except at dim {d}, where its size must be the number of "
+                f"indices ({count})"
+            )
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, dim, index, source = args[:4]
+        cls.check(x, dim, index, source)
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @classmethod
+    def write(cls, out: Any, at: tuple[Any, ...], value: Any, args: tuple[Any, ...]) -> None:
+        out[at] = value
+
+    @classmethod
+    def eager(cls, x: Any, dim: int, index: Any, source: Any, *rest: Any) -> Any:
+        out = np.array(x, copy=True).reshape(np.shape(x) or (1,))
+        d = dim % out.ndim
+        positions = np.reshape(index, -1).astype(np.int64)
+        positions = np.where(positions < 0, positions + out.shape[d], positions)
+        checked_indices(cls.name, positions, out.shape[d])
+        if isinstance(source, np.ndarray):
+            source = source.reshape(np.shape(source) or (1,))
+        for j, i in enumerate(positions):
+            at = (slice(None),) * d + (int(i),)
+            part = source[(slice(None),) * d + (j,)] if isinstance(source, np.ndarray) else source
+            cls.write(out, at, part, rest)
+        return out.reshape(np.shape(x))
+
+
+@torch_op
+class AtenIndexAddOp(IndexWriteOp):
+    """`x.index_add(dim, index, source, alpha=1)`: slice j of `source` times alpha added at
+    position `index[j]` along `dim`."""
+
+    name = "torch.aten.index_add"
+    SCHEMA = (
+        "aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)"
+        " -> Tensor"
+    )
+    PY_NAMES = ("torch.index_add", "Tensor.index_add")
+    SAMPLES = (
+        Sample(Tn((4, 3)), 0, Tn((5,), "int64", 0, 4), Tn((5, 3)), alpha=2.0),
+        Sample(Tn((2, 3), "int64"), 1, Tn((2,), "int64", 0, 3), Tn((2, 2), "int64")),
+    )
+    ACCUMULATE = True
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    source = operand_def(ValueTensorType)
+    alpha = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def write(cls, out: Any, at: tuple[Any, ...], value: Any, args: tuple[Any, ...]) -> None:
+        alpha = args[0] if args else 1
+        out[at] = out[at] + out.dtype.type(alpha) * value
+
+
+@torch_op
+class AtenIndexCopyOp(IndexWriteOp):
+    """`x.index_copy(dim, index, source)`: slice j of `source` written at `index[j]` (the
+    later one wins where indices repeat)."""
+
+    name = "torch.aten.index_copy"
+    SCHEMA = "aten::index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor"
+    PY_NAMES = ("torch.index_copy", "Tensor.index_copy")
+    SAMPLES = (Sample(Tn((5, 2)), 0, Tn((3,), "int64", 0, 5), Tn((3, 2))),)
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    source = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenIndexFillIntScalarOp(IndexWriteOp):
+    """`x.index_fill(dim, index, value)`: the slices at `index` along `dim` set to `value`
+    (negative indices count from the end)."""
+
+    name = "torch.aten.index_fill.int_Scalar"
+    SCHEMA = (
+        "aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor"
+    )
+    PY_NAMES = ("torch.index_fill", "Tensor.index_fill")
+    SAMPLES = (
+        Sample(Tn((3, 4)), 1, Tn((2,), "int64", -4, 4), -1.0),
+        Sample(Tn((4,), "int32"), 0, Tn((), "int64", 0, 4), 7),
+    )
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    value = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def write(cls, out: Any, at: tuple[Any, ...], value: Any, args: tuple[Any, ...]) -> None:
+        out[at] = out.dtype.type(value)
+
+
+OPS = (
+    AtenScatterSrcOp,
+    AtenScatterValueOp,
+    AtenScatterAddOp,
+    AtenIndexAddOp,
+    AtenIndexCopyOp,
+    AtenIndexFillIntScalarOp,
+)
