@@ -14,6 +14,7 @@ from dialects.torch.ops import (
     data_movement,
     diagonals,
     elementwise,
+    gathering,
     indexing,
     joining,
     linear,
@@ -70,6 +71,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *products.OPS,
     *ranges.OPS,
     *scatter_index.OPS,
+    *gathering.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 
