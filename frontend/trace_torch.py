@@ -34,7 +34,8 @@ def counterparts() -> dict[int, tuple[Any, str, Any]]:
     import torch.nn.functional as F
 
     table: dict[int, tuple[Any, str, Any]] = {}
-    pairs = [(torch.Tensor, Tensor, "Tensor"), (torch, ft, "torch"), (F, ft_functional, "F")]
+    pairs = [(torch.Tensor, Tensor, "Tensor"), (torch, ft, "torch"), (F, ft_functional, "F"),
+             (torch.linalg, ft.linalg, "torch.linalg")]  # fmt: skip
     for real, ours, prefix in pairs:
         for name in dir(ours):
             theirs = getattr(real, name, None)

@@ -60,6 +60,7 @@ from frontend.torch.random import (  # noqa: E402
     seed,
 )
 from frontend.torch.recurrent import gru, gru_cell, lstm, lstm_cell  # noqa: E402
+from frontend.torch import linalg  # noqa: E402
 
 bool = DTYPES["bool"]  # noqa: A001
 float = float32  # noqa: A001

@@ -1,0 +1,518 @@
+"""Norms and other map-then-reduce ops: torch.norm / Tensor.norm, torch.linalg.vector_norm,
+torch.linalg.norm (vectors), count_nonzero, nansum; and torch.dist / torch.cdist, which
+decompose into a difference and a norm.
+
+A `MapReduceOp` reduces `term(x)` over the reduced dims with `add`, `max` or `min`, then
+applies `finish` to each result (`MapReduce`); `lowering/torch_to_linalg/norms.py` turns that
+into one folding `linalg.generic` (+ one elementwise generic for `finish`). The p-norm of
+`x` over some dims, by `p` (torch's `ord`):
+- `2` (and `'fro'`): sqrt(sum x^2); `1`: sum |x|; `0`: the count of nonzeros;
+- `inf` / `-inf`: max / min of |x| (NaN propagates);
+- any other p: (sum |x|^p)^(1/p).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.dtypes import INT64, DType
+from dialects.torch.families import ReduceDimsOp, ScalarOperand, SumMixin
+from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, broadcast_shapes
+from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.op_sequence import OpSequence
+from dialects.torch.ops.reduction import axes
+from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import (
+    BoolType,
+    IntType,
+    ListType,
+    NoneType,
+    StrType,
+    ValueTensorType,
+)
+
+Term = Callable[[ScalarBuilder, SSAValue, Attribute], SSAValue]
+Finish = Callable[[ScalarBuilder, SSAValue], SSAValue]
+
+
+@dataclass(frozen=True)
+class MapReduce:
+    """`finish(combine over the reduced dims of term(x))`, starting from `identity`.
+
+    `term(b, x, element)` gets an input element in its own type and returns its contribution
+    in the result's element type; `combine` is "add", "max" or "min" (NaN-propagating)."""
+
+    term: Term
+    combine: str
+    identity: float
+    finish: Finish | None = None
+
+
+class MapReduceOp(ReduceDimsOp):
+    """A reduction described by `map_reduce()` (see the module docstring)."""
+
+    def map_reduce(self) -> MapReduce:
+        raise NotImplementedError
+
+
+# ---- p-norms ----
+
+
+def _cast(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+    return b.cast(x, element)
+
+
+def norm_map_reduce(p: float) -> MapReduce:
+    """The fold of a p-norm (see the module docstring)."""
+
+    def magnitude(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+        return b.abs(_cast(b, x, element))
+
+    if p == math.inf:
+        return MapReduce(magnitude, "max", 0.0)
+    if p == -math.inf:
+        return MapReduce(magnitude, "min", math.inf)
+    if p == 0:
+        return MapReduce(_nonzero, "add", 0.0)
+    if p == 1:
+        return MapReduce(magnitude, "add", 0.0)
+    if p == 2:
+
+        def square(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+            value = _cast(b, x, element)
+            return b.mul(value, value)
+
+        return MapReduce(square, "add", 0.0, lambda b, acc: b.sqrt(acc))
+
+    def power(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+        return b.pow(magnitude(b, x, element), b.const(p, element))
+
+    return MapReduce(power, "add", 0.0, lambda b, acc: b.pow(acc, b.const(1.0 / p, acc)))
+
+
+def _nonzero(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+    """1 where x != 0 (NaN counts), else 0, in `element`."""
+    hit = b.cmp("ne", x, b.const(0, x))
+    return b.select(hit, b.const(1, element), b.const(0, element))
+
+
+def p_norm(x: Any, p: float, dim: Any, keepdim: bool, dtype: Any = None) -> Any:
+    """The numpy reference of a p-norm over `dim` (None / []: every dim)."""
+    reduced = axes(dim, x.ndim)
+    wide = np.abs(x.astype(np.float64))
+    with np.errstate(all="ignore"):
+        if p == math.inf:
+            out = np.max(wide, axis=reduced, keepdims=keepdim, initial=0.0)
+        elif p == -math.inf:
+            out = np.min(wide, axis=reduced, keepdims=keepdim, initial=math.inf)
+        elif p == 0:
+            out = np.sum(wide != 0, axis=reduced, keepdims=keepdim).astype(np.float64)
+        else:
+            out = np.sum(wide**p, axis=reduced, keepdims=keepdim) ** (1.0 / p)
+    return out
+
+
+def order_value(cls: Any, p: Any, default: float = 2.0) -> float:
+    """A norm order as a float: None -> `default`, 'fro' -> 2; TypeError for 'nuc', for other
+    strings and for an order known only at run time."""
+    if p is None:
+        return default
+    if isinstance(p, Dynamic):
+        raise TypeError(f"{cls.name}: the norm order `p` must be known while scripting")
+    if isinstance(p, str):
+        if p == "fro":
+            return 2.0
+        if p == "nuc":
+            raise TypeError(f"{cls.name}: the nuclear norm (p='nuc') is not supported")
+        raise TypeError(f"{cls.name}: invalid norm order {p!r}")
+    return float(p)
+
+
+class NormOp(MapReduceOp):
+    """A p-norm over `dim` (all dims when None / []); floating point only, like torch; the
+    result has the input's dtype, or `dtype=`. `ORDER_ARG` names the order argument."""
+
+    ORDER_ARG: ClassVar[str] = "p"
+    FLOAT_ONLY = True
+
+    @classmethod
+    def result_element(cls, named: dict[str, Any], input_dtype: DType | None) -> DType | None:
+        from dialects.torch.families import explicit_dtype
+
+        if input_dtype is not None and not input_dtype.is_float:
+            raise TypeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                f"Got {input_dtype.name}"
+            )
+        return explicit_dtype(named) or input_dtype
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        named = cls.named_args(args)
+        cls.order(named)
+        out = named.get("out")
+        if out is not None:
+            raise TypeError(f"{cls.name}: out= is not supported")
+        return super().infer(*args)
+
+    @classmethod
+    def order(cls, named: dict[str, Any]) -> float:
+        return order_value(cls, named.get(cls.ORDER_ARG))
+
+    def map_reduce(self) -> MapReduce:
+        return norm_map_reduce(self.order(self.named_args(tuple(self.arg_values()))))
+
+    @classmethod
+    def run_norm(cls, x: Any, p: Any, dim: Any, keepdim: bool, dtype: Any) -> Any:
+        return p_norm(x, order_value(cls, p), dim, keepdim)
+
+
+@torch_op
+class AtenNormScalarOp(NormOp):
+    """`torch.norm(x, p=2)` / `x.norm()`: the p-norm of all elements, a 0-d tensor."""
+
+    name = "torch.aten.norm.Scalar"
+    SCHEMA = "aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor"
+    PY_NAMES = ("torch.norm", "Tensor.norm")
+    SAMPLES = (Sample(Tn((3, 4))), Sample(Tn((5,), "float64"), 3))
+    self_ = operand_def(ValueTensorType)
+    p = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def eager(cls, x: Any, p: Any = 2) -> Any:  # type: ignore[override]
+        return cls.run_norm(x, p, None, False, None)
+
+
+@torch_op
+class AtenNormScalarOptDimOp(NormOp):
+    """`torch.norm(x, p=2, dim=None, keepdim=False, dtype=None)` / `x.norm(p, dim)`: the
+    p-norm over `dim` (p: a number, or None for 2; inf / -inf for max / min of |x|)."""
+
+    name = "torch.aten.norm.ScalarOpt_dim"
+    SCHEMA = (
+        "aten::norm.ScalarOpt_dim(Tensor self, Scalar? p=2, int[1]? dim=None, "
+        "bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.norm", "Tensor.norm")
+    SAMPLES = (Sample(Tn((3, 4)), 1, [1], True), Sample(Tn((2, 3, 4)), math.inf, [0, 2]))
+    self_ = operand_def(ValueTensorType)
+    p = operand_def(ScalarOperand | NoneType)
+    dim = operand_def(ListType | NoneType)
+    keepdim = operand_def(BoolType)
+    dtype = operand_def(IntType | NoneType)
+    out = operand_def(ValueTensorType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def eager(  # type: ignore[override]
+        cls, x: Any, p: Any = 2, dim: Any = None, keepdim: bool = False, dtype: Any = None,
+        out: Any = None,
+    ) -> Any:  # fmt: skip
+        return cls.run_norm(x, p, dim, keepdim, dtype)
+
+
+@torch_op
+class AtenNormStrOp(NormOp):
+    """`torch.norm(x, 'fro', dim=None, keepdim=False)`: the Frobenius norm, the 2-norm of the
+    elements over `dim` (`'nuc'` is refused)."""
+
+    name = "torch.aten.norm.str"
+    SCHEMA = (
+        "aten::norm.str(Tensor self, str p, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.norm", "Tensor.norm")
+    SAMPLES = (Sample(Tn((3, 4)), "fro"), Sample(Tn((2, 3, 4), "float64"), "fro", [1, 2], True))
+    self_ = operand_def(ValueTensorType)
+    p = operand_def(StrType)
+    dim = operand_def(ListType | NoneType)
+    keepdim = operand_def(BoolType)
+    dtype = operand_def(IntType | NoneType)
+    out = operand_def(ValueTensorType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def eager(  # type: ignore[override]
+        cls, x: Any, p: str, dim: Any = None, keepdim: bool = False, dtype: Any = None,
+        out: Any = None,
+    ) -> Any:  # fmt: skip
+        return cls.run_norm(x, p, dim, keepdim, dtype)
+
+
+@torch_op
+class AtenLinalgVectorNormOp(NormOp):
+    """`torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None)`."""
+
+    name = "torch.aten.linalg_vector_norm"
+    SCHEMA = (
+        "aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, "
+        "bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.linalg.vector_norm",)
+    ORDER_ARG = "ord"
+    SAMPLES = (Sample(Tn((3, 4)), 1, [-1]), Sample(Tn((4, 3)), -math.inf, [0], True, dtype=7))
+    self_ = operand_def(ValueTensorType)
+    ord = operand_def(ScalarOperand)
+    dim = operand_def(ListType | NoneType)
+    keepdim = operand_def(BoolType)
+    dtype = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def eager(  # type: ignore[override]
+        cls, x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, dtype: Any = None
+    ) -> Any:
+        return cls.run_norm(x, ord, dim, keepdim, dtype)
+
+
+@torch_op
+class AtenLinalgNormOp(NormOp):
+    """`torch.linalg.norm(x, ord=None, dim=None, keepdim=False)` of vectors: the 2-norm of
+    all elements when `ord` is None, else the `ord`-norm over one dim; matrix norms (an
+    `ord` over two dims) are refused."""
+
+    name = "torch.aten.linalg_norm"
+    SCHEMA = (
+        "aten::linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, "
+        "bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.linalg.norm",)
+    ORDER_ARG = "ord"
+    SAMPLES = (Sample(Tn((3, 4))), Sample(Tn((4, 3), "float64"), 3, [1]))
+    self_ = operand_def(ValueTensorType)
+    ord = operand_def(ScalarOperand | NoneType)
+    dim = operand_def(ListType | NoneType)
+    keepdim = operand_def(BoolType)
+    dtype = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        named = cls.named_args(args)
+        x: TensorMeta = named["self"]
+        if named.get("ord") is not None and x.rank is not None:
+            count = len(cls.reduced_dims(named, x.rank))
+            if count != 1:
+                raise TypeError(
+                    "torch.linalg.norm: an `ord` over two dims is a matrix norm, which is not "
+                    "supported; use torch.linalg.vector_norm"
+                )
+        return super().infer(*args)
+
+    @classmethod
+    def eager(  # type: ignore[override]
+        cls, x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, dtype: Any = None
+    ) -> Any:
+        return cls.run_norm(x, ord, dim, keepdim, dtype)
+
+
+# ---- count_nonzero, nansum ----
+
+
+class CountNonzeroOp(MapReduceOp):
+    """The number of nonzero elements (NaN counts) over `dim`, int64."""
+
+    @classmethod
+    def result_element(cls, named: dict[str, Any], input_dtype: DType | None) -> DType | None:
+        return INT64
+
+    def map_reduce(self) -> MapReduce:
+        return MapReduce(_nonzero, "add", 0)
+
+    @staticmethod
+    def eager(x: Any, dim: Any = None) -> Any:
+        return np.count_nonzero(x, axis=axes(dim, x.ndim))
+
+
+@torch_op
+class AtenCountNonzeroOp(CountNonzeroOp):
+    """`torch.count_nonzero(x, dim=None)`: nonzero elements, over one dim or all."""
+
+    name = "torch.aten.count_nonzero"
+    SCHEMA = "aten::count_nonzero(Tensor self, int? dim=None) -> Tensor"
+    PY_NAMES = ("torch.count_nonzero", "Tensor.count_nonzero")
+    SAMPLES = (Sample(Tn((3, 4), "int64", -1, 2)), Sample(Tn((3, 4), "bool"), 1))
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenCountNonzeroDimIntListOp(CountNonzeroOp):
+    """`torch.count_nonzero(x, dim=(0, 1))`: nonzero elements over the dims in `dim`."""
+
+    name = "torch.aten.count_nonzero.dim_IntList"
+    SCHEMA = "aten::count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor"
+    PY_NAMES = ("torch.count_nonzero", "Tensor.count_nonzero")
+    SAMPLES = (Sample(Tn((2, 3, 4), "int32", -1, 2), [0, 2]),)
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenNansumOp(SumMixin, MapReduceOp):
+    """`torch.nansum(x, dim=None, keepdim=False, dtype=None)`: the sum with NaNs as zeros."""
+
+    name = "torch.aten.nansum"
+    SCHEMA = (
+        "aten::nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.nansum", "Tensor.nansum")
+    SAMPLES = (Sample(Tn((3, 4))), Sample(Tn((3, 4), "int32", -3, 3), [1], True))
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(ListType | NoneType)
+    keepdim = operand_def(BoolType)
+    dtype = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    def map_reduce(self) -> MapReduce:
+        def term(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
+            value = b.cast(x, element)
+            if not b.is_float(value):
+                return value
+            return b.select(b.is_nan(value), b.const(0, element), value)
+
+        return MapReduce(term, "add", 0)
+
+    @staticmethod
+    def eager(x: Any, dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Any:
+        wide = np.int64 if x.dtype.kind in "bi" else None
+        return np.nansum(x, axis=axes(dim, x.ndim), keepdims=keepdim, dtype=wide)
+
+
+# ---- dist, cdist: a difference, then a norm ----
+
+
+def _float_dtype(cls: Any, *tensors: TensorMeta) -> DType | None:
+    dtypes = [t.dtype for t in tensors]
+    if None in dtypes:
+        return None
+    for dtype in dtypes:
+        if dtype is not None and not dtype.is_float:
+            raise TypeError(f"{cls.name}: expected floating point inputs, got {dtype.name}")
+    return max(dtypes, key=lambda d: d.numpy.itemsize)  # type: ignore[union-attr]
+
+
+def _by_name(name: str) -> type[TorchOp]:
+    from dialects.torch.registry import BY_NAME
+
+    return BY_NAME[name]
+
+
+@torch_op
+class AtenDistOp(TorchOp):
+    """`torch.dist(x, y, p=2)`: the p-norm of `x - y` (broadcast), a 0-d tensor."""
+
+    name = "torch.aten.dist"
+    SCHEMA = "aten::dist(Tensor self, Tensor other, Scalar p=2) -> Tensor"
+    PY_NAMES = ("torch.dist", "Tensor.dist")
+    SAMPLES = (Sample(Tn((3, 4)), Tn((4,))), Sample(Tn((2, 3), "float64"), Tn((2, 3)), 1))
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ValueTensorType)
+    p = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, other, p = args
+        order_value(cls, p)
+        broadcast_shapes([x.shape, other.shape])
+        return [ValueTensorType((), _float_dtype(cls, x, other))]
+
+    @staticmethod
+    def eager(x: Any, other: Any, p: Any = 2) -> Any:
+        return p_norm(np.subtract(x, other), float(p), None, False)
+
+    def decompose(self) -> Any:
+        s = OpSequence()
+        difference = s.call(_by_name("torch.aten.sub.Tensor"), self.self_, self.other, 1)
+        s.call(AtenNormScalarOp, difference, self.p)
+        return s.ops
+
+
+@torch_op
+class AtenCdistOp(TorchOp):
+    """`torch.cdist(x1, x2, p=2)`: the p-norm distance of every row of `x1` [..., P, M] to
+    every row of `x2` [..., R, M], [..., P, R] (one difference tensor [..., P, R, M] then a
+    norm over M; `compute_mode` is accepted and changes nothing)."""
+
+    name = "torch.aten.cdist"
+    SCHEMA = "aten::cdist(Tensor x1, Tensor x2, float p=2., str? compute_mode=None) -> Tensor"
+    PY_NAMES = ("torch.cdist",)
+    SAMPLES = (
+        Sample(Tn((4, 3)), Tn((5, 3))),
+        Sample(Tn((2, 3, 2), "float64"), Tn((2, 4, 2), "float64"), 1.0),
+    )
+    x1 = operand_def(ValueTensorType)
+    x2 = operand_def(ValueTensorType)
+    p = operand_def(ScalarOperand)
+    compute_mode = operand_def(StrType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x1, x2, p = args[:3]
+        order = order_value(cls, p)
+        if order < 0:
+            raise ShapeError("cdist only supports non-negative p values")
+        dtype = _float_dtype(cls, x1, x2)
+        if None not in (x1.dtype, x2.dtype) and x1.dtype != x2.dtype:
+            raise TypeError(
+                f"expected scalar type {_TORCH_NAMES[x1.dtype.name]} but found "
+                f"{_TORCH_NAMES[x2.dtype.name]}"
+            )
+        if x1.shape is None or x2.shape is None:
+            return [ValueTensorType(None, dtype)]
+        if len(x1.shape) < 2 or len(x2.shape) < 2:
+            raise ShapeError(f"cdist only supports at least 2D tensors, X1 got: {len(x1.shape)}D")
+        if _sizes_agree(x1.shape[-1], x2.shape[-1]) is False:
+            raise ShapeError(
+                "X1 and X2 must have the same number of columns. X1: "
+                f"{x1.shape[-1]} X2: {x2.shape[-1]}"
+            )
+        batch = broadcast_shapes([x1.shape[:-2], x2.shape[:-2]])
+        assert batch is not None
+        return [ValueTensorType((*batch, x1.shape[-2], x2.shape[-2]), dtype)]
+
+    @staticmethod
+    def eager(x1: Any, x2: Any, p: Any = 2.0, compute_mode: Any = None) -> Any:
+        difference = x1[..., :, None, :] - x2[..., None, :, :]
+        return p_norm(difference, float(p), [-1], False)
+
+    def decompose(self) -> Any:
+        s = OpSequence()
+        unsqueeze = _by_name("torch.aten.unsqueeze")
+        rows = s.call(unsqueeze, self.x1, -2)
+        columns = s.call(unsqueeze, self.x2, -3)
+        difference = s.call(_by_name("torch.aten.sub.Tensor"), rows, columns, 1)
+        s.call(AtenNormScalarOptDimOp, difference, self.p, [-1], False, None, None)
+        return s.ops
+
+
+_TORCH_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+                "bool": "Bool"}  # fmt: skip
+
+
+def _sizes_agree(a: int, b: int) -> bool | None:
+    """Whether two sizes agree: None while either is known only at run time."""
+    if a < 0 or b < 0:
+        return None
+    return a == b
+
+
+OPS = (
+    AtenNormScalarOp, AtenNormScalarOptDimOp, AtenNormStrOp, AtenLinalgVectorNormOp,
+    AtenLinalgNormOp, AtenCountNonzeroOp, AtenCountNonzeroDimIntListOp, AtenNansumOp,
+    AtenDistOp, AtenCdistOp,
+)  # fmt: skip
