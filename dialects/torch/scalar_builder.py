@@ -202,6 +202,12 @@ class ScalarBuilder:
     def trunc(self, x: SSAValue) -> SSAValue:
         return self.emit(math.TruncOp(x))
 
+    def log1p(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.Log1pOp(x))
+
+    def expm1(self, x: SSAValue) -> SSAValue:
+        return self.emit(math.ExpM1Op(x))
+
     def ceil(self, x: SSAValue) -> SSAValue:
         return self.emit(math.CeilOp(x))
 
