@@ -13,6 +13,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from dialects.torch.families import ReductionOp, VarianceOp
 from dialects.torch.meta import TensorMeta
+from dialects.torch.ops.reduction import AtenLogsumexpOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN
 from lowering.torch_to_linalg.utils import (
@@ -293,4 +294,63 @@ def mean_over(
     return _divide(rewriter, sums, count)
 
 
-PATTERNS: tuple[RewritePattern, ...] = (ConvertReductionOp(), ConvertVarianceOp())
+class ConvertLogsumexpOp(RewritePattern):
+    """logsumexp in three generics: the max `m` over the reduced dims (keepdim layout), the
+    sum of exp(x - s) with s = m where finite, else 0, then log(sum) + s."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenLogsumexpOp, rewriter: PatternRewriter) -> None:
+        source = op.operands[0]
+        rank = len(static_shape(source.type))
+        reduced, keepdim = op.reduction_args()
+        result_type = tensor_type_of(op)
+        element = result_type.element_type
+        identity = AffineMap.identity(rank)
+
+        def largest(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            return [b.maximum(args[1], b.cast(args[0], element))]
+
+        inits: list[tuple[Attribute, float | int | bool]] = [(element, float("-inf"))]
+        (tops,) = fold(rewriter, [source], [identity], reduced, True, inits, largest)
+
+        def add_exp(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            shifted = b.sub(b.cast(args[0], element), _finite_or_zero(b, args[1]))
+            return [b.add(args[2], b.exp(shifted))]
+
+        top_map = reduction_output_map(rank, reduced, True)
+        (sums,) = fold(
+            rewriter, [source, tops], [identity, top_map], reduced, keepdim, [(element, 0)],
+            add_exp,
+        )  # fmt: skip
+
+        def finish(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+            return [b.add(b.log(args[0]), _finite_or_zero(b, args[1]))]
+
+        out_rank = len(static_shape(result_type))
+        maps = [AffineMap.identity(out_rank), _keepdim_layout_map(rank, reduced, keepdim)]
+        result = pointwise(rewriter, [sums, tops], maps, result_type, sums, finish)
+        rewriter.replace(op, [], [result])
+
+
+def _finite_or_zero(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+    infinite = b.cmp("eq", b.abs(x), b.const(float("inf"), x))
+    return b.select(infinite, b.const(0.0, x), x)
+
+
+def _keepdim_layout_map(rank: int, reduced: Sequence[int], keepdim: bool) -> AffineMap:
+    """Result indices -> indices of a keepdim-layout tensor (index 0 in the reduced dims)."""
+    if keepdim:
+        return AffineMap.identity(rank)
+    exprs, position = [], 0
+    for d in range(rank):
+        if d in reduced:
+            exprs.append(AffineExpr.constant(0))
+        else:
+            exprs.append(AffineExpr.dimension(position))
+            position += 1
+    return AffineMap(position, 0, tuple(exprs))
+
+
+PATTERNS: tuple[RewritePattern, ...] = (
+    ConvertReductionOp(), ConvertVarianceOp(), ConvertLogsumexpOp(),
+)  # fmt: skip

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.dtypes import dtype_of_code
+from dialects.torch.dtypes import FLOAT32, DType, dtype_of_code
 from dialects.torch.families import (
     AllMixin,
     AnyMixin,
@@ -17,6 +17,7 @@ from dialects.torch.families import (
     MeanMixin,
     MinMixin,
     ProdMixin,
+    ReduceDimsOp,
     ReductionOp,
     SumMixin,
 )
@@ -331,9 +332,48 @@ def _all_or_any(mixin: Any, stem: str, numpy_fn: Any) -> tuple[Any, Any, Any]:
 AtenAllOp, AtenAllDimOp, AtenAllDimsOp = _all_or_any(AllMixin, "all", np.all)
 AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp = _all_or_any(AnyMixin, "any", np.any)
 
+# ---- logsumexp ----
+
+
+@torch_op
+class AtenLogsumexpOp(ReduceDimsOp):
+    """`torch.logsumexp(x, dim, keepdim=False)`: log(sum(exp(x))) over `dim`, computed as
+    m + log(sum(exp(x - m))) with m the max (0 where the max is infinite, so all -inf gives
+    -inf and +inf gives +inf); integer inputs give float32 (lowering/torch_to_linalg/
+    reduction.py)."""
+
+    name = "torch.aten.logsumexp"
+    SCHEMA = "aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"
+    PY_NAMES = ("torch.logsumexp", "Tensor.logsumexp")
+    SAMPLES = (Sample(Tn((3, 5), low=-50.0, high=50.0), [1]),
+               Sample(Tn((2, 3, 4), "int64", -3, 3), [0, 2], True))  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(ListType)
+    keepdim = operand_def(BoolType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def result_element(cls, named: dict[str, Any], input_dtype: DType | None) -> DType | None:
+        if input_dtype is not None and not input_dtype.is_float:
+            return FLOAT32
+        return input_dtype
+
+    @staticmethod
+    def eager(x: Any, dim: Any, keepdim: bool = False) -> Any:
+        reduced = axes(list(dim), x.ndim)
+        wide = x.astype(np.float64)
+        with np.errstate(all="ignore"):
+            top = np.max(wide, axis=reduced, keepdims=True) if wide.size else np.zeros(())
+            shift = np.where(np.isinf(top), 0.0, top)
+            total = np.sum(np.exp(wide - shift), axis=reduced, keepdims=True)
+            out = np.log(total) + shift
+        return out if keepdim else np.squeeze(out, axis=reduced)
+
+
 OPS = (
     AtenSumOp, AtenSumDimIntListOp, AtenProdOp, AtenProdDimIntOp, AtenMeanOp, AtenMeanDimOp,
     AtenMaxOp, AtenMaxDimOp, AtenAmaxOp, AtenMinOp, AtenMinDimOp, AtenAminOp,
     AtenArgmaxOp, AtenArgminOp,
     AtenAllOp, AtenAllDimOp, AtenAllDimsOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
+    AtenLogsumexpOp,
 )  # fmt: skip
