@@ -25,6 +25,7 @@ from dialects.torch.ops import (
     normalization,
     norms,
     padding,
+    pieces,
     pooling,
     prim,
     products,
@@ -78,6 +79,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *ranges.OPS,
     *scatter_index.OPS,
     *gathering.OPS,
+    *pieces.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

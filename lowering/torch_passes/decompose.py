@@ -30,6 +30,7 @@ from xdsl.pattern_rewriter import (
 
 from dialects.torch.op_base import ConstantLikeOp, TorchOp
 from dialects.torch.ops.prim import PrimListConstructOp
+from lowering.torch_passes.canonicalize import FoldUnpackOfListConstruct
 from lowering.torch_passes.ir_utils import constant_name, refine_module
 
 
@@ -62,8 +63,9 @@ class TorchDecomposePass(ModulePass):
     name = "torch-decompose"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        patterns = [ApplyDecomposeHook(), FoldUnpackOfListConstruct()]  # lists of pieces
         changed = PatternRewriteWalker(
-            GreedyRewritePatternApplier([ApplyDecomposeHook()], dce_enabled=False),
+            GreedyRewritePatternApplier(patterns, dce_enabled=False),
             apply_recursively=True,
         ).rewrite_module(op)
         if changed:
