@@ -38,6 +38,7 @@ from dialects.torch.ops import (
     scatter,
     scatter_index,
     sorting,
+    stacking,
     triangular,
     variance,
     views,
@@ -80,6 +81,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *scatter_index.OPS,
     *gathering.OPS,
     *pieces.OPS,
+    *stacking.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 
