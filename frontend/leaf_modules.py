@@ -9,10 +9,11 @@ its own `forward` is scripted from its source like any user module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from frontend import torch
+from frontend.torch.attention import multi_head_attention_forward
 from frontend.torch.nn import functional as F
 from frontend.torch.recurrent import gru_step
 
@@ -24,11 +25,15 @@ _LAYER_MODULES = ("torch.nn.modules.", "frontend.torch.nn")
 
 @dataclass(frozen=True)
 class LeafRule:
-    """The scripted `forward` of a standard layer, and what the layer must satisfy."""
+    """The scripted `forward` of a standard layer, and what the layer must satisfy.
+
+    With `specialize`, `forward` is a factory: `forward(specialize(layer))` is the rule (a
+    closure over what the script cannot read from the layer, like an activation function)."""
 
     forward: Callable[..., Any]
     check: Callable[[Any], str] = lambda m: ""  # a problem description, or ""
     hint: str = ""
+    specialize: Callable[[Any], Any] | None = None
 
 
 # ---- the rules: each is scripted with `self` bound to the layer ----
@@ -195,6 +200,135 @@ def _gru_cell(self, input, hx: Tensor | None = None):
     return gru_step(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
 
 
+def _multihead_attention(
+    self, query, key, value, key_padding_mask: Tensor | None = None, need_weights: bool = True,
+    attn_mask: Tensor | None = None, average_attn_weights: bool = True, is_causal: bool = False,
+):  # fmt: skip
+    """nn.MultiheadAttention: `(output, weights)` as torch returns them, except that the
+    weights come back even with need_weights=False (a scripted bool argument is known only
+    at run time, and the two results must have one type; unused, they cost nothing)."""
+    batched = query.ndim == 3
+    if self.batch_first and batched:
+        query, key, value = query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
+    output, weights = multi_head_attention_forward(
+        query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+        self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
+        self.out_proj.weight, self.out_proj.bias, self.training, key_padding_mask, True,
+        attn_mask, not self._qkv_same_embed_dim, self.q_proj_weight, self.k_proj_weight,
+        self.v_proj_weight, None, None, average_attn_weights, is_causal,
+    )  # fmt: skip
+    if self.batch_first and batched:
+        return output.transpose(1, 0), weights
+    return output, weights
+
+
+def _encoder_layer_rule(activation: Any) -> Callable[..., Any]:
+    """nn.TransformerEncoderLayer's rule for its activation: a function (`F.relu`, `F.gelu`)
+    the script calls, or None for a module (`self.activation`)."""
+
+    def encoder_layer(
+        self, src, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+        is_causal: bool = False,
+    ):  # fmt: skip
+        """Self-attention then the feed-forward block, each added to its input and
+        layer-normalized after it (or, with norm_first, before)."""
+        x = src
+        h = self.norm1(x) if self.norm_first else x
+        h = self.self_attn(h, h, h, attn_mask=src_mask, key_padding_mask=src_key_padding_mask,
+                           need_weights=False, is_causal=is_causal)[0]  # fmt: skip
+        x = x + self.dropout1(h) if self.norm_first else self.norm1(x + self.dropout1(h))
+        h = self.linear1(self.norm2(x) if self.norm_first else x)
+        h = self.activation(h) if activation is None else activation(h)
+        h = self.dropout2(self.linear2(self.dropout(h)))
+        return x + h if self.norm_first else self.norm2(x + h)
+
+    return encoder_layer
+
+
+def _decoder_layer_rule(activation: Any) -> Callable[..., Any]:
+    """nn.TransformerDecoderLayer's rule for its activation (as `_encoder_layer_rule`)."""
+
+    def decoder_layer(
+        self, tgt, memory, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+        tgt_key_padding_mask: Tensor | None = None,
+        memory_key_padding_mask: Tensor | None = None, tgt_is_causal: bool = False,
+        memory_is_causal: bool = False,
+    ):  # fmt: skip
+        """Self-attention, attention on `memory`, the feed-forward block: each added to its
+        input and layer-normalized after it (or, with norm_first, before)."""
+        x = tgt
+        h = self.norm1(x) if self.norm_first else x
+        h = self.self_attn(h, h, h, attn_mask=tgt_mask, key_padding_mask=tgt_key_padding_mask,
+                           need_weights=False, is_causal=tgt_is_causal)[0]  # fmt: skip
+        x = x + self.dropout1(h) if self.norm_first else self.norm1(x + self.dropout1(h))
+        h = self.norm2(x) if self.norm_first else x
+        h = self.multihead_attn(
+            h, memory, memory, attn_mask=memory_mask, key_padding_mask=memory_key_padding_mask,
+            need_weights=False, is_causal=memory_is_causal,
+        )[0]  # fmt: skip
+        x = x + self.dropout2(h) if self.norm_first else self.norm2(x + self.dropout2(h))
+        h = self.linear1(self.norm3(x) if self.norm_first else x)
+        h = self.activation(h) if activation is None else activation(h)
+        h = self.dropout3(self.linear2(self.dropout(h)))
+        return x + h if self.norm_first else self.norm3(x + h)
+
+    return decoder_layer
+
+
+def _activation_of(layer: Any) -> Any:
+    """What a transformer layer's rule calls: its activation function, or None (a module)."""
+    return None if hasattr(layer.activation, "forward") else layer.activation
+
+
+def _transformer_encoder(
+    self, src, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+    is_causal: bool | None = None,
+):  # fmt: skip
+    """nn.TransformerEncoder: the layers in turn, then the final norm if any."""
+    causal = False if is_causal is None else is_causal
+    output = src
+    for layer in self.layers:
+        output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
+                       is_causal=causal)  # fmt: skip
+    if self.norm is not None:
+        output = self.norm(output)
+    return output
+
+
+def _transformer_decoder(
+    self, tgt, memory, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+    tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+    tgt_is_causal: bool | None = None, memory_is_causal: bool = False,
+):  # fmt: skip
+    """nn.TransformerDecoder: the layers in turn, then the final norm if any."""
+    causal = False if tgt_is_causal is None else tgt_is_causal
+    output = tgt
+    for layer in self.layers:
+        output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                       tgt_key_padding_mask=tgt_key_padding_mask,
+                       memory_key_padding_mask=memory_key_padding_mask,
+                       tgt_is_causal=causal, memory_is_causal=memory_is_causal)  # fmt: skip
+    if self.norm is not None:
+        output = self.norm(output)
+    return output
+
+
+def _transformer(
+    self, src, tgt, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None,
+    memory_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+    tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+    src_is_causal: bool | None = None, tgt_is_causal: bool | None = None,
+    memory_is_causal: bool = False,
+):  # fmt: skip
+    """nn.Transformer: the encoder over `src`, the decoder over `tgt` and its memory."""
+    memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask,
+                          is_causal=src_is_causal)  # fmt: skip
+    return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                        tgt_key_padding_mask=tgt_key_padding_mask,
+                        memory_key_padding_mask=memory_key_padding_mask,
+                        tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)  # fmt: skip
+
+
 def _sequential(self, input):
     for module in self:
         input = module(input)
@@ -229,6 +363,23 @@ def _plain_recurrent(m: Any) -> str:
     return ""
 
 
+def _plain_attention(m: Any) -> str:
+    if m.bias_k is not None:
+        return "add_bias_kv=True is not supported"
+    if m.add_zero_attn:
+        return "add_zero_attn=True is not supported"
+    if m.training and m.dropout:
+        return "it is in training mode with dropout"
+    return ""
+
+
+def _eval_mode(m: Any) -> str:
+    return "it is in training mode (dropout)" if m.training else ""
+
+
+_EVAL = "call .eval() on the model first"
+
+
 def _no_max_norm(m: Any) -> str:
     return "" if getattr(m, "max_norm", None) is None else "max_norm is not supported"
 
@@ -253,6 +404,14 @@ RULES: dict[str, LeafRule] = {
     "AdaptiveAvgPool2d": LeafRule(_adaptive_avg_pool2d),
     "Embedding": LeafRule(_embedding, _no_max_norm),
     "Sequential": LeafRule(_sequential),
+    "TransformerEncoderLayer": LeafRule(_encoder_layer_rule, _eval_mode, _EVAL, _activation_of),
+    "TransformerDecoderLayer": LeafRule(_decoder_layer_rule, _eval_mode, _EVAL, _activation_of),
+    "TransformerEncoder": LeafRule(_transformer_encoder),
+    "TransformerDecoder": LeafRule(_transformer_decoder),
+    "Transformer": LeafRule(_transformer),
+    "MultiheadAttention": LeafRule(
+        _multihead_attention, _plain_attention, "call .eval() on the model first"
+    ),
     "LSTMCell": LeafRule(_lstm_cell),
     "RNNCell": LeafRule(_rnn_cell),
     "GRUCell": LeafRule(_gru_cell),
@@ -267,5 +426,9 @@ def leaf_rule(module: Any) -> LeafRule | None:
         rule = RULES.get(klass.__name__)
         if rule is None or not klass.__module__.startswith(_LAYER_MODULES):
             continue
-        return rule if type(module).forward is klass.forward else None
+        if type(module).forward is not klass.forward:
+            return None
+        if rule.specialize is not None:
+            return replace(rule, forward=rule.forward(rule.specialize(module)), specialize=None)
+        return rule
     return None

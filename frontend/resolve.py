@@ -76,7 +76,11 @@ def ops_for_operator(name: str) -> tuple[type[TorchOp], ...]:
 
 # PyTorch modules whose functions frontend.torch may write as Python (DESIGN §5): the same name
 # in the twin module, if a Python function of frontend.torch, is what a script of it runs.
-_TWIN_MODULES = {"torch.nn.functional": "frontend.torch.nn.functional", "torch": "frontend.torch"}
+_TWIN_MODULES = {
+    "torch.nn.functional": "frontend.torch.nn.functional",
+    "torch._C._nn": "frontend.torch.nn.functional",  # F.scaled_dot_product_attention
+    "torch": "frontend.torch",
+}
 
 
 def frontend_twin(obj: Any) -> Any:

@@ -185,6 +185,13 @@ def _reduced(losses: Tensor, reduction: str) -> Tensor:
     return losses
 
 
+from frontend.torch.attention import (  # noqa: E402  (written with the functions above)
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
+
+from frontend.torch.nn.activation_functions import *  # noqa: E402, F403  (F.elu, F.relu6, ...)
+
 if "F.batch_norm" not in BY_PY_NAME and "torch.batch_norm" in BY_PY_NAME:
     batch_norm = _batch_norm
 if "F.embedding" not in BY_PY_NAME and "torch.embedding" in BY_PY_NAME:

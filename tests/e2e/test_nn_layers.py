@@ -1,0 +1,137 @@
+"""torch.nn layers and F calls a user scripts or traces (attention, transformer layers,
+bidirectional recurrent layers, conv / pool / norm / resize), against PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import frontend
+from frontend.errors import ScriptError
+from frontend.trace_errors import TraceError
+
+
+def leaves(value):
+    if isinstance(value, tuple | list):
+        return [leaf for item in value for leaf in leaves(item)]
+    return [value]
+
+
+def check(program, model, *args, **kwargs) -> None:
+    with torch.no_grad():
+        expected = leaves(model(*args, **kwargs))
+        actual = leaves(program(*args, **kwargs))
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        np.testing.assert_allclose(np.asarray(a), e.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def capture(kind, model, *args):
+    return frontend.script(model) if kind == "script" else frontend.trace(model, args)
+
+
+torch.manual_seed(0)
+X = torch.randn(3, 2, 8)  # (L, N, E)
+MEMORY = torch.randn(4, 2, 8)  # (S, N, E)
+PADDING = torch.tensor([[False, False, True, False], [True, False, False, False]])  # (N, S)
+CAUSAL = nn.Transformer.generate_square_subsequent_mask(3)
+
+
+# ---- attention ----
+
+
+def attend(q, k, v, bool_mask, float_mask):
+    causal = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.5)
+    return (
+        F.scaled_dot_product_attention(q, k, v),
+        F.scaled_dot_product_attention(q, k, v, attn_mask=bool_mask),
+        F.scaled_dot_product_attention(q, k, v, float_mask, 0.0) + causal,
+    )
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_scaled_dot_product_attention(kind) -> None:
+    q, k, v = torch.randn(2, 2, 3, 4), torch.randn(2, 2, 5, 4), torch.randn(2, 2, 5, 6)
+    bool_mask = torch.rand(3, 5) > 0.3
+    bool_mask[:, 0] = True  # no row fully masked
+    args = (q, k, v, bool_mask, torch.randn(2, 1, 3, 5))
+    check(capture(kind, attend, *args), attend, *args)
+
+
+class Attention(nn.Module):
+    """Two attentions, called the ways users call them."""
+
+    def __init__(self):
+        super().__init__()
+        self.packed = nn.MultiheadAttention(8, 2)
+        self.separate = nn.MultiheadAttention(8, 4, kdim=5, vdim=6, bias=False, batch_first=True)
+
+    def forward(self, x, memory, padding, mask, keys, values):
+        out, weights = self.packed(x, memory, memory, key_padding_mask=padding)
+        out2, per_head = self.packed(x, x, x, attn_mask=mask, average_attn_weights=False)
+        out3 = self.separate(x.transpose(0, 1), keys, values, need_weights=False)[0]
+        return out + out2 + out3.transpose(0, 1), weights, per_head
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_multihead_attention_in_a_module(kind) -> None:
+    torch.manual_seed(1)
+    model = Attention().eval()
+    args = (X, MEMORY, PADDING, torch.rand(3, 3) > 0.5, torch.randn(2, 4, 5), torch.randn(2, 4, 6))
+    check(capture(kind, model, *args), model, *args)
+
+
+def test_traced_unbatched_multihead_attention() -> None:
+    torch.manual_seed(2)
+    model = nn.MultiheadAttention(8, 2).eval()
+    args = (X[:, 0], MEMORY[:, 0], MEMORY[:, 0])
+    check(frontend.trace(model, args), model, *args)
+
+
+def test_multihead_attention_settings_that_are_refused() -> None:
+    model = nn.MultiheadAttention(8, 2, add_bias_kv=True).eval()
+    with pytest.raises(ScriptError, match="add_bias_kv=True is not supported"):
+        frontend.script(model)
+    with pytest.raises(TraceError, match="add_bias_kv=True is not supported"):
+        frontend.trace(model, (X, X, X))
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(8, 2, 16, activation="gelu", norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 1, nn.LayerNorm(8), enable_nested_tensor=False)
+
+    def forward(self, x, mask):
+        return self.encoder(x, mask=mask, is_causal=True)
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_transformer_encoder(kind) -> None:
+    torch.manual_seed(3)
+    model = Encoder().eval()
+    check(capture(kind, model, X, CAUSAL), model, X, CAUSAL)
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerDecoderLayer(8, 2, 16, batch_first=True)
+
+    def forward(self, tgt, memory, padding):
+        return self.layer(tgt, memory, memory_key_padding_mask=padding)
+
+
+def test_scripted_transformer_decoder_layer() -> None:
+    torch.manual_seed(4)
+    model = Decoder().eval()
+    args = (X.transpose(0, 1), MEMORY.transpose(0, 1), PADDING)
+    check(frontend.script(model), model, *args)
+
+
+def test_a_transformer_layer_in_training_mode_is_a_clear_error() -> None:
+    with pytest.raises(ScriptError, match="training mode"):
+        frontend.script(nn.TransformerEncoderLayer(8, 2, 16))
