@@ -84,11 +84,12 @@ class AtenGeluOp(ElementwiseOp):
 
 @torch_op
 class AtenSiluOp(UnaryOp):
-    """`x * sigmoid(x)`, computed as `x / (1 + exp(-x))` like torch (`F.silu`)."""
+    """`x * sigmoid(x)`, computed as `x / (1 + exp(-x))` like torch (`F.silu`, which is
+    frontend/torch/nn/activation_functions.py: it takes `inplace`)."""
 
     name = "torch.aten.silu"
     SCHEMA = "aten::silu(Tensor self) -> Tensor"
-    PY_NAMES = ("F.silu",)
+    PY_NAMES = ("torch.silu",)
     REJECTS = ("bool", "int")
     SAMPLES = FLOAT_SAMPLES
 
@@ -104,11 +105,12 @@ class AtenSiluOp(UnaryOp):
 
 @torch_op
 class AtenLeakyReluOp(ElementwiseOp):
-    """`x` where positive, else `negative_slope * x` (`F.leaky_relu`)."""
+    """`x` where positive, else `negative_slope * x` (`F.leaky_relu`, which is
+    frontend/torch/nn/activation_functions.py: it takes `inplace`)."""
 
     name = "torch.aten.leaky_relu"
     SCHEMA = "aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor"
-    PY_NAMES = ("F.leaky_relu",)
+    PY_NAMES = ("torch.leaky_relu",)
     DTYPE_ARGS = ("self",)
     REJECTS = ("bool", "int")
     SAMPLES = (Sample(Tn((3, 4))), Sample(Tn((5,), "float64"), 0.2))

@@ -2,7 +2,33 @@
 
 from frontend.torch.nn import functional, init
 from frontend.torch.nn.module import Module
-from frontend.torch.nn.modules.activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from frontend.torch.nn.modules.activation import (
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)
 from frontend.torch.nn.modules.container import ModuleDict, ModuleList, Sequential
 from frontend.torch.nn.modules.conv import Conv2d
 from frontend.torch.nn.modules.dropout import Dropout, Flatten
@@ -14,6 +40,25 @@ from frontend.torch.nn.modules.sparse import Embedding
 from frontend.torch.nn.parameter import Buffer, Parameter
 
 __all__ = [
+    "CELU",
+    "ELU",
+    "GLU",
+    "SELU",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
+    "Hardtanh",
+    "LeakyReLU",
+    "LogSigmoid",
+    "Mish",
+    "PReLU",
+    "ReLU6",
+    "SiLU",
+    "Softplus",
+    "Softshrink",
+    "Softsign",
+    "Tanhshrink",
+    "Threshold",
     "GELU",
     "LSTM",
     "AdaptiveAvgPool2d",

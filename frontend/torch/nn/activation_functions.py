@@ -1,0 +1,122 @@
+"""`F.elu`, `F.selu`, `F.celu`, `F.hardtanh`, `F.relu6`, `F.hardswish`, `F.hardsigmoid`,
+`F.mish`, `F.silu`, `F.leaky_relu`, `F.threshold`, `F.softsign` and `F.tanhshrink` with
+PyTorch's Python signatures.
+
+These take arguments their ATen op does not (`inplace`; `F.elu(input, alpha, inplace)` against
+`aten::elu(self, alpha, scale, input_scale)`), or have no op at all (softsign, tanhshrink), so
+each is a Python function calling the registered ops (`torch.elu`, ...). Being Python functions
+of frontend.torch, they are also what a script of the PyTorch function runs (`frontend_twin`)
+and what a trace of it records.
+
+`inplace=True`: run as Python (frontend.torch, and traces, which record the update), the
+result is also written into `input`, as in PyTorch (`_writes_input_if_inplace`); a script runs
+the function's own source, where tensors are values: the call gives the result and `input`
+keeps its value (a scripted `nn.ReLU6(inplace=True)` layer computes what PyTorch's does; only
+code reading the layer's input again afterwards could tell).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import frontend.torch as _torch
+from frontend.torch.methods import write_back
+from frontend.torch.tensor import Tensor
+
+
+def _writes_input_if_inplace(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` that, called as Python with `inplace=True`, writes its result into `input` and
+    returns `input`. Scripting reads `fn`'s own source (`inspect` follows `__wrapped__`)."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def function(*args: Any, **kwargs: Any) -> Any:
+        result = fn(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        if not bound.arguments.get("inplace", False):
+            return result
+        target = bound.arguments["input"]
+        if not isinstance(target, Tensor):
+            raise TypeError(f"{fn.__name__}(inplace=True) needs a Tensor input")
+        return write_back(target, result, f"{fn.__name__}_")
+
+    return function
+
+
+@_writes_input_if_inplace
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _torch.elu(input, alpha)
+
+
+@_writes_input_if_inplace
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _torch.selu(input)
+
+
+@_writes_input_if_inplace
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _torch.celu(input, alpha)
+
+
+@_writes_input_if_inplace
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
+    return _torch.hardtanh(input, min_val, max_val)
+
+
+@_writes_input_if_inplace
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return _torch.hardtanh(input, 0.0, 6.0)
+
+
+@_writes_input_if_inplace
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _torch.hardswish(input)
+
+
+@_writes_input_if_inplace
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    return _torch.hardsigmoid(input)
+
+
+@_writes_input_if_inplace
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _torch.mish(input)
+
+
+@_writes_input_if_inplace
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _torch.silu(input)
+
+
+@_writes_input_if_inplace
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    return _torch.leaky_relu(input, negative_slope)
+
+
+@_writes_input_if_inplace
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    return _torch.threshold(input, threshold, value)
+
+
+_threshold = threshold  # PyTorch's F.threshold is a function named `_threshold` (`frontend_twin`)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """`input / (1 + |input|)`."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """`input - tanh(input)`."""
+    return input - input.tanh()
+
+
+__all__ = [
+    "celu", "elu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "mish", "relu6",
+    "selu", "silu", "softsign", "tanhshrink", "threshold", "_threshold",
+]  # fmt: skip
