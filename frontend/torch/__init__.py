@@ -27,6 +27,7 @@ from frontend.torch.tensor import Size, Tensor, is_floating_point, is_tensor, nu
 finish_tensor_class(Tensor)
 globals().update(functions_for("torch"))
 
+from frontend.torch import linalg as linalg  # noqa: E402
 from frontend.torch import nn  # noqa: E402
 from frontend.torch.creation import (  # noqa: E402  (constructors win over generated spellings)
     arange,
@@ -59,8 +60,19 @@ from frontend.torch.random import (  # noqa: E402
     manual_seed,
     seed,
 )
-from frontend.torch.recurrent import gru, gru_cell, lstm, lstm_cell  # noqa: E402
-from frontend.torch import linalg  # noqa: E402
+from frontend.torch.recurrent import (  # noqa: E402
+    gru,
+    gru_cell,
+    lstm,
+    lstm_cell,
+    rnn_relu,
+    rnn_relu_cell,
+    rnn_tanh,
+    rnn_tanh_cell,
+)
+from frontend.torch.reductions import FUNCTIONS as _REDUCTIONS  # noqa: E402
+
+globals().update({f.__name__: f for f in _REDUCTIONS})  # std_mean, allclose, ...: written with ops
 
 bool = DTYPES["bool"]  # noqa: A001
 float = float32  # noqa: A001
@@ -77,6 +89,6 @@ __all__ = [
     "int64", "is_floating_point", "is_tensor", "linspace", "lstm", "lstm_cell", "long",
     "manual_seed", "nn", "no_grad", "numel", "ones", "ones_like", "rand", "rand_like",
     "randint", "randn", "randn_like", "randperm", "seed", "set_default_dtype", "tensor",
-    "zeros", "zeros_like",
+    "zeros", "zeros_like", "rnn_relu", "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell",
 ]  # fmt: skip
 __all__ += [name for name in functions_for("torch") if name not in __all__]
