@@ -85,7 +85,9 @@ class IRBuilder:
         return result
 
     def list_of(self, elements: Sequence[SSAValue]) -> SSAValue:
-        element_type = elements[0].type if elements else IntType()
+        """A list of its elements' type (None entries may join tensors: ATen's `Tensor?[]`)."""
+        typed = [e.type for e in elements if not isinstance(e.type, NoneType)]
+        element_type = typed[0] if typed else elements[0].type if elements else IntType()
         return self.insert(PrimListConstructOp(list(elements), element_type)).results[0]
 
     def call(

@@ -363,28 +363,62 @@ class ValuesMixin:
         return self.new_list(picked) if isinstance(picked, list) else picked  # type: ignore[attr-defined]
 
     def index_tensor(self, node: ast.Subscript, value: Value) -> Value:
+        """`x[0, 1:3, ..., idx]`: ints select, slices slice, and one integer index tensor (at
+        any position) picks along its dim last (`aten.index.Tensor`, None for the dims before
+        it), so ints after it still select first, as in PyTorch."""
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if len(items) == 1 and not isinstance(items[0], ast.Slice | ast.Constant):
-            index = self.expr(items[0])
-            if kind_of(index) == "Tensor":  # `x[index]`: rows picked by an index tensor
-                listed = self.builder.list_of([index])  # type: ignore[arg-type]
-                return self.emit(items[0], (AtenIndexTensorOp,), [value, listed], {})[0]
         ellipses = [i for i, item in enumerate(items) if _is_ellipsis(item)]
         if len(ellipses) > 1:
             raise self.error(node.slice, "an index can only have a single ellipsis (`...`)")
+        values = {
+            i: self.expr(item)
+            for i, item in enumerate(items)
+            if not (isinstance(item, ast.Slice) or _is_ellipsis(item))
+        }
+        tensors = [i for i, v in values.items() if kind_of(v) == "Tensor"]
+        if len(tensors) > 1:
+            raise self.error(
+                items[tensors[1]],
+                "indexing with more than one index tensor is not supported",
+                "index one dim at a time (x[:, i][j]) or use torch.gather",
+            )
         split = ellipses[0] if ellipses else len(items)
-        dim = 0
-        for item in items[:split]:
-            value, kept = self.index_one(item, value, dim)
+        dim, picked = 0, None
+        for i in range(split):
+            if i in tensors:
+                picked = dim
+            value, kept = self.index_one(items[i], values.get(i), value, dim)
             dim += kept
         kept_after = 0  # after `...`, dims count from the end, rightmost first
-        for item in reversed(items[split + 1 :]):
-            value, kept = self.index_one(item, value, -(kept_after + 1))
+        for i in reversed(range(split + 1, len(items))):
+            if i in tensors:
+                picked = -(kept_after + 1)
+            value, kept = self.index_one(items[i], values.get(i), value, -(kept_after + 1))
             kept_after += kept
-        return value
+        if picked is None:
+            return value
+        return self.index_by_tensor(items[tensors[0]], value, picked, values[tensors[0]])
 
-    def index_one(self, item: ast.expr, value: Value, dim: int) -> tuple[Value, int]:
-        """Apply one index item at `dim`; also return how many dims it keeps (0 or 1)."""
+    def index_by_tensor(self, item: ast.expr, value: Value, dim: int, index: Value) -> Value:
+        """`value[:, ..., index]` with `index` at `dim` (negative: from the end)."""
+        if dim < 0:
+            rank = value.type.rank if isinstance(value, SSAValue) else None  # type: ignore[attr-defined]
+            if rank is None:
+                raise self.error(
+                    item,
+                    "an index tensor after `...` needs the tensor's rank, which is not known "
+                    "while scripting",
+                    "write the dims out: x[:, :, idx] instead of x[..., idx]",
+                )
+            dim += rank
+        listed = self.builder.list_of(
+            [*(self.builder.materialize(None) for _ in range(dim)), index]  # type: ignore[list-item]
+        )
+        return self.emit(item, (AtenIndexTensorOp,), [value, listed], {})[0]
+
+    def index_one(self, item: ast.expr, index: Value, value: Value, dim: int) -> tuple[Value, int]:
+        """Apply one index item (`index`: its value, unless a slice) at `dim`; also return how
+        many dims it keeps (0 or 1). An index tensor keeps its dim here (`index_by_tensor`)."""
         if isinstance(item, ast.Slice):
             bounds = [
                 None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
@@ -399,16 +433,17 @@ class ValuesMixin:
             start, end, step = bounds
             args = [value, dim, start, end, 1 if step is None else step]
             return self.emit(item, (AtenSliceTensorOp,), args, {})[0], 1
-        index = self.expr(item)
         if index is None:
             raise self.error(
                 item, "indexing with None (a new axis) is not supported", "use x.unsqueeze(dim)"
             )
+        if kind_of(index) == "Tensor":
+            return value, 1
         if kind_of(index) != "int":
             raise self.error(
                 item,
-                f"a tensor can only be indexed by ints and slices, not by {kind_of(index)}",
-                "one index tensor alone (x[index]) works; with other indices it does not",
+                f"a tensor can only be indexed by ints, slices and one index tensor, not by "
+                f"{kind_of(index)}",
             )
         return self.emit(item, (AtenSelectIntOp,), [value, dim, index], {})[0], 0
 

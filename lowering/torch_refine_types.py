@@ -33,7 +33,7 @@ from dialects.torch.ops.prim import (
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
 )
-from dialects.torch.types import DYN, IntType, ListType, TupleType, ValueTensorType
+from dialects.torch.types import DYN, IntType, ListType, NoneType, TupleType, ValueTensorType
 from lowering.signature import parse_signature
 
 
@@ -127,9 +127,10 @@ def _refined_types(op: Operation) -> list[Attribute] | None:
     if isinstance(op, PrimLoopOp):
         return _refine_loop(op)
     if isinstance(op, PrimListConstructOp):
+        typed = [e.type for e in op.elements if not isinstance(e.type, NoneType)]  # `Tensor?[]`
         return [
             ListType(
-                join_all([e.type for e in op.elements])
+                join_all(typed or [e.type for e in op.elements])
                 if op.elements
                 else op.result.type.element_type
             )

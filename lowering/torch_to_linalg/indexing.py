@@ -114,25 +114,27 @@ class ConvertEmbeddingOp(RewritePattern):
 
 
 class ConvertIndexTensorOp(RewritePattern):
-    """`result[i..., j...] = self[wrap(index[i...]), j...]`, a negative index counting from
-    the end of dim 0."""
+    """`result[i..., k..., j...] = self[i..., wrap(index[k...]), j...]` (the index at dim d =
+    the number of None entries before it), a negative index counting from the end."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenIndexTensorOp, rewriter: PatternRewriter) -> None:
         source = op.self_
         listed = op.indices.owner
-        assert isinstance(listed, PrimListConstructOp) and len(listed.elements) == 1
-        index = listed.elements[0]
+        assert isinstance(listed, PrimListConstructOp)
+        d = len(listed.elements) - 1
+        index = listed.elements[-1]
         index_rank = _rank(index)
-        sizes = [dim_size(rewriter, index, d) for d in range(index_rank)]
-        sizes += [dim_size(rewriter, source, d) for d in range(1, _rank(source))]
-        rows = dim_size(rewriter, source, 0)
+        sizes = [dim_size(rewriter, source, k) for k in range(d)]
+        sizes += [dim_size(rewriter, index, k) for k in range(index_rank)]
+        sizes += [dim_size(rewriter, source, k) for k in range(d + 1, _rank(source))]
+        extent = dim_size(rewriter, source, d)
         read = index_reader(rewriter, index)
 
         def source_indices(b: ScalarBuilder, loop: list[SSAValue]) -> list[SSAValue]:
-            at = read(b, loop[:index_rank])
-            wrapped = b.select(b.cmp("lt", at, b.const(0, IndexType())), b.add(at, rows), at)
-            return [wrapped, *loop[index_rank:]]
+            at = read(b, loop[d : d + index_rank])
+            wrapped = b.select(b.cmp("lt", at, b.const(0, IndexType())), b.add(at, extent), at)
+            return [*loop[:d], wrapped, *loop[d + index_rank :]]
 
         result = copy_by_index(rewriter, source, source_indices, tensor_type_of(op), sizes)
         rewriter.replace(op, [], [result])

@@ -142,8 +142,8 @@ def missing_return(x, n: int):
         return x
 
 
-def tensor_index_by_tensor(x):
-    return x[x, 0]  # <-- col 13
+def tensor_index_by_float(x):
+    return x[1.5, 0]  # <-- col 13
 
 
 def new_axis(x):
@@ -198,7 +198,7 @@ CASES: list[tuple[Callable[..., Any], str]] = [
     (for_else, "`for ... else` is not supported"),
     (while_else, "`while ... else` is not supported"),
     (missing_return, "does not end with a `return`"),
-    (tensor_index_by_tensor, "can only be indexed by ints and slices"),
+    (tensor_index_by_float, "can only be indexed by ints, slices and one index tensor"),
     (new_axis, "indexing with None"),
     (float_range, "range() needs ints, got a float"),
     (dynamic_shape_index, "`shape` must be indexed with a constant int"),

@@ -1,4 +1,4 @@
-"""Indexing by index tensors: index_select, gather, embedding and `x[index]`.
+"""Indexing by index tensors: index_select, gather, embedding and `x[index]` / `x[:, index]`.
 
 Indices must be int64 or int32 and in range (torch raises IndexError otherwise; the compiled
 code does not check, so an index out of range reads an unspecified element).
@@ -168,17 +168,34 @@ class AtenEmbeddingOp(TorchOp):
         return weight[checked_indices("embedding", indices, weight.shape[0])]
 
 
+def indexed_dim(op_name: str, indices: Any) -> tuple[int, TensorMeta]:
+    """The dim an index list indexes (its None entries are the `:` before it) and the index."""
+    if not isinstance(indices, list):
+        raise TypeError(f"{op_name}(): the index list must have a known length")
+    tensors = [i for i, t in enumerate(indices) if t is not None]
+    if len(tensors) != 1 or tensors[0] != len(indices) - 1:
+        raise TypeError(
+            f"{op_name}(): indexing with more than one index tensor (or an index tensor "
+            "before a slice, x[idx, :] written as x[idx]) is not supported"
+        )
+    index = indices[-1]
+    if not isinstance(index, TensorMeta):
+        raise TypeError(f"{op_name}(): the index must be a tensor")
+    return tensors[0], index
+
+
 @torch_op
 class AtenIndexTensorOp(TorchOp):
-    """`x[index]` with one integer index tensor (rows of `x` picked by `index`, negative
-    indices counting from the end): the result is `index.shape + x.shape[1:]`.
+    """`x[index]`, `x[:, index]`, `x[..., index]` with one integer index tensor: the slices of
+    `x` along dim d picked by `index` (negative indices count from the end); the result is
+    `x.shape[:d] + index.shape + x.shape[d + 1:]`.
 
     ```mlir
-    %l = torch.prim.ListConstruct %i : (!torch.vtensor<[5],si64>) -> !torch.list<vtensor>
-    %r = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,3],f32>, !torch.list<vtensor> -> !torch.vtensor<[5,3],f32>
+    %l = torch.prim.ListConstruct %none, %i : (!torch.none, !torch.vtensor<[5],si64>) -> !torch.list<vtensor>
+    %r = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,3],f32>, !torch.list<vtensor> -> !torch.vtensor<[4,5],f32>
     ```
-    ATen's `indices` are `Tensor?[]` (an index per dim, None for `:`); here the list holds
-    exactly one index, for dim 0.
+    ATen's `indices` are `Tensor?[]`: an entry per dim, None for `:`; here exactly one entry
+    is a tensor, the last (dims after it are kept whole).
     """
 
     name = "torch.aten.index.Tensor"
@@ -188,7 +205,7 @@ class AtenIndexTensorOp(TorchOp):
         Sample(Tn((4, 3)), [Tn((5,), "int64", -4, 4)]),
         Sample(Tn((5,), "int64"), [Tn((2, 3), "int32", 0, 5)]),
         Sample(Tn((3, 2, 2), "bool"), [Tn((), "int64", 0, 3)]),
-    )
+    )  # `x[:, index]` (None entries): tests/e2e/test_movement_ops.py
     self_ = operand_def(ValueTensorType)
     indices = operand_def(ListType)
     result = result_def(ValueTensorType)
@@ -196,11 +213,7 @@ class AtenIndexTensorOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, indices = args
-        if not isinstance(indices, list) or len(indices) != 1:
-            raise TypeError("index(): indexing with more than one index tensor is not supported")
-        (index,) = indices
-        if not isinstance(index, TensorMeta):
-            raise TypeError("index(): the index must be a tensor")
+        d, index = indexed_dim("index", indices)
         if index.dtype is not None and index.dtype.is_bool:
             raise TypeError(
                 "index(): a boolean mask index (x[mask]) gives a shape that depends on the "
@@ -210,17 +223,22 @@ class AtenIndexTensorOp(TorchOp):
         check_index_dtype("index", index)
         if x.rank == 0:
             raise IndexError("index(): a 0-d tensor cannot be indexed by a tensor")
+        if x.rank is not None and d >= x.rank:
+            raise IndexError(
+                f"index(): too many indices for tensor of dimension {x.rank} (got {d + 1})"
+            )
         if x.shape is None or index.shape is None:
             return [ValueTensorType(None, x.dtype)]
-        return [ValueTensorType((*index.shape, *x.shape[1:]), x.dtype)]
+        return [ValueTensorType((*x.shape[:d], *index.shape, *x.shape[d + 1 :]), x.dtype)]
 
     @staticmethod
     def eager(x: Any, indices: Any) -> Any:
-        (index,) = indices
-        index = np.asarray(index, dtype=np.int64)
-        if index.size and (index.min() < -x.shape[0] or index.max() >= x.shape[0]):
-            raise IndexError(f"index(): index out of range for dim 0 of size {x.shape[0]}")
-        return x[index]
+        d = len(indices) - 1
+        index = np.asarray(indices[-1], dtype=np.int64)
+        size = x.shape[d]
+        if index.size and (index.min() < -size or index.max() >= size):
+            raise IndexError(f"index(): index out of range for dim {d} of size {size}")
+        return x[(slice(None),) * d + (index,)]
 
 
 OPS = (AtenIndexSelectOp, AtenGatherOp, AtenEmbeddingOp, AtenIndexTensorOp)

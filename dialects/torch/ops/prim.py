@@ -234,7 +234,9 @@ class PrimListConstructOp(ConstantLikeOp):
     def verify_(self) -> None:
         expected = self.result.type.element_type  # type: ignore[attr-defined]
         for e in self.elements:
-            if isinstance(expected, ValueTensorType) and isinstance(e.type, ValueTensorType):
+            if isinstance(expected, ValueTensorType) and isinstance(
+                e.type, ValueTensorType | NoneType
+            ):  # a `Tensor?[]` (`x[:, index]` lists None for `:`)
                 continue
             if e.type != expected:
                 raise VerifyException(
