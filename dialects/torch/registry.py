@@ -26,6 +26,7 @@ from dialects.torch.ops import (
     norms,
     padding,
     pieces,
+    pixel_shuffle,
     pooling,
     prim,
     products,
@@ -82,6 +83,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *gathering.OPS,
     *pieces.OPS,
     *stacking.OPS,
+    *pixel_shuffle.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 
