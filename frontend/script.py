@@ -54,6 +54,7 @@ from frontend.script_modules import (
     is_module,
 )
 from frontend.script_operators import OperatorsMixin
+from frontend.script_raise import RaiseMixin
 from frontend.script_tensor_methods import (
     NOT_SPECIAL,
     TensorMethodsMixin,
@@ -101,6 +102,7 @@ class FunctionScripter(
     CallsMixin,
     ModulesMixin,
     AssignIntoMixin,
+    RaiseMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -277,27 +279,6 @@ class FunctionScripter(
 
     def stmt_Pass(self, node: ast.Pass) -> None:  # noqa: N802
         return
-
-    def stmt_Raise(self, node: ast.Raise) -> None:  # noqa: N802
-        """A `raise` that scripting reaches outside run-time branches and loops (its `if` was
-        decided while scripting, like `if max_norm is not None:`) is the script's error."""
-        what = ast.unparse(node.exc) if node.exc is not None else "raise"
-        if self.builder.block is not self.entry_block:
-            raise self.error(
-                node,
-                f"`raise` under a run-time condition or in a loop is not supported ({what})",
-                "check the condition outside the scripted function",
-            )
-        raise self.error(node, f"the program raises {what}")
-
-    def stmt_Assert(self, node: ast.Assert) -> None:  # noqa: N802
-        """`assert cond, msg`: checked while scripting where the condition is known then (a
-        failing one is the script's error, like a `raise` reached there); a condition known
-        only at run time is not checked, as under `python -O` (compiled code cannot raise)."""
-        condition = self.condition(node.test)
-        if condition is False and self.builder.block is self.entry_block:
-            message = f": {ast.unparse(node.msg)}" if node.msg is not None else ""
-            raise self.error(node, f"the program fails `assert {ast.unparse(node.test)}`{message}")
 
     def stmt_Assign(self, node: ast.Assign) -> None:  # noqa: N802
         value = self.expr(node.value)

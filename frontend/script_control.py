@@ -170,6 +170,7 @@ class ControlFlowMixin:
         ) -> list[SSAValue]: ...
         def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value: ...
         def mark_unusable(self, name: str, why: Unusable) -> None: ...
+        def raise_if(self, node: ast.If) -> list[ast.stmt] | None: ...
 
     # ---- statement lists ----
 
@@ -185,6 +186,10 @@ class ControlFlowMixin:
                         "remove it",
                     )
                 return self.frames[-1].exit(self, stmt)
+            if isinstance(stmt, ast.If):
+                continuation = self.raise_if(stmt)
+                if continuation is not None:
+                    return self.block_list(continuation + rest)
             if isinstance(stmt, ast.If) and has_exit(stmt):
                 return self.exit_if(stmt, rest)
             if isinstance(stmt, ast.For):
@@ -264,6 +269,11 @@ class ControlFlowMixin:
     # ---- if without exits: merge the variables ----
 
     def stmt_If(self, node: ast.If) -> None:  # noqa: N802
+        continuation = self.raise_if(node)
+        if continuation is not None:
+            for stmt in continuation:
+                self.statement(stmt)
+            return
         cond = self.condition(node.test)
         if isinstance(cond, bool):
             for stmt in node.body if cond else node.orelse:

@@ -71,11 +71,11 @@ def verify_memref_contract(module: ModuleOp) -> None:
 
 
 def verify_loops_contract(module: ModuleOp) -> None:
-    allowed = ("builtin.", "func.", "arith.", "math.", "scf.", "memref.")
+    allowed = ("builtin.", "func.", "arith.", "math.", "scf.", "memref.", "cf.assert")
 
     def bad(op: Operation) -> str | None:
         if not op.name.startswith(allowed):
-            return "op outside func/arith/math/scf/memref after the loops stage"
+            return "op outside func/arith/math/scf/memref/cf.assert after the loops stage"
         return None
 
     _check(module, "loops", bad)

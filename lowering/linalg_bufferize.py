@@ -23,6 +23,14 @@ The pass runs in three steps:
 A call of a custom-op kernel passes destinations like a linalg op (`lowering/kernel_calls.py`):
 step 1 gives it private ones, step 3 drops its results for its destination buffers.
 
+`tensor.insert_slice %src into %dest` (what `x[t] = v` becomes) is one more such writer: its
+`dest` is an init, so it writes into `dest`'s buffer when that is fresh (step 3: a
+`memref.subview` of it and a `memref.copy` of `src`), else into a copy. One more kind of buffer
+is fresh: an `scf.for` body's loop-carried argument read by nobody but its writer, when the
+loop's initial value is fresh for the loop (step 1 gives the loop a private copy otherwise) and
+the body yields distinct values, each made in the body or its own argument. A loop that grows
+`out[t] = h` then writes each `h` into one buffer instead of copying `out` every iteration.
+
 **Expects:** the `linalg` stage: `func.func`s on ranked builtin `tensor<>` types (static or
 dynamic dims, 0-d allowed) holding arith / math ops, `tensor.empty`, `tensor.dim`,
 `tensor.extract`, linalg ops on tensors (generic, fill, named ops, transpose, broadcast,
@@ -46,13 +54,14 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    StridedLayoutAttr,
     StringAttr,
     TensorType,
     UnitAttr,
 )
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -91,6 +100,7 @@ CONVERTED_OPS: tuple[type[Operation], ...] = (
     tensor.ExtractOp,
     tensor.CastOp,
     tensor.CollapseShapeOp,
+    tensor.InsertSliceOp,
     arith.ConstantOp,
     bufferization.AllocTensorOp,
     LinalgStructuredOperation,
@@ -130,22 +140,127 @@ def check_no_tensors(module: ModuleOp) -> None:
             )
 
 
+# ---- step 0: drop tensor computations nobody reads ----
+
+DEAD_WHEN_UNUSED = (LinalgStructuredOperation, BroadcastOp, ReduceOp, tensor.EmptyOp, tensor.DimOp)
+"""Ops without effects besides their results (a linalg body holds only scalar ops and reads)."""
+
+
+def erase_unused_tensor_ops(module: ModuleOp) -> None:
+    """Erase linalg ops on tensors, `tensor.empty` and `tensor.dim` whose results nobody uses
+    (`x[t] = h` scripts a read of `x[t]` for its shape only): they would compute into buffers
+    of their own, and a dead read of a loop-carried tensor keeps it from being written in
+    place. Backwards, so a chain of dead ops goes in one walk."""
+    for op in reversed(list(module.walk())):
+        if isinstance(op, DEAD_WHEN_UNUSED) and op.results and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
+
+
 # ---- step 1: make every linalg init safe to overwrite ----
+
+
+def readers(value: SSAValue) -> list[Operation]:
+    """The ops that read `value`'s contents (`tensor.dim` reads only sizes, which never change)."""
+    return [use.operation for use in value.uses if not isinstance(use.operation, tensor.DimOp)]
 
 
 def is_fresh(value: SSAValue, user: Operation) -> bool:
     """True if `user` may overwrite the buffer of `value` (see the module docstring)."""
+    if isinstance(value, BlockArgument):
+        return readers(value) == [user] and is_fresh_loop_argument(value)
     if not isinstance(value, OpResult) or value.op.parent_block() is not user.parent_block():
         return False
     owner = value.op
-    readers = [use for use in value.uses if not isinstance(use.operation, tensor.DimOp)]
-    if len(readers) != 1:
+    if len(readers(value)) != 1:
         return False
     if isinstance(owner, tensor.EmptyOp | bufferization.AllocTensorOp):
         return True
     if isinstance(owner, LinalgOnTensors):
         init = owner.operands[len(owner.operands) - len(owner.results) + value.index]
         return is_fresh(init, owner)
+    if isinstance(owner, tensor.InsertSliceOp):
+        return is_fresh(owner.dest, owner)
+    return False
+
+
+def is_fresh_loop_argument(arg: BlockArgument) -> bool:
+    """`arg` is a loop-carried value of an `scf.for` whose buffer its body may overwrite: the
+    loop's initial value is fresh for the loop and the body yields its own values (module
+    docstring)."""
+    loop = arg.block.parent_op()
+    if not isinstance(loop, scf.ForOp) or arg.index == 0 or not yields_own_values(loop):
+        return False
+    return is_fresh(loop.iter_args[arg.index - 1], loop)
+
+
+def yields_own_values(loop: scf.ForOp) -> bool:
+    """The body yields distinct values, each made in the body or the argument it replaces: no
+    two loop-carried values ever share a buffer."""
+    body = loop.body.block
+    yielded = list(body.last_op.operands) if body.last_op is not None else []
+    if len({id(v) for v in yielded}) != len(yielded):
+        return False
+    for index, value in enumerate(yielded):
+        if isinstance(value, BlockArgument) and value is not body.args[index + 1]:
+            return False
+        if isinstance(value, OpResult) and value.op.parent_block() is not body:
+            return False
+    return True
+
+
+def private_copy(rewriter: PatternRewriter, init: SSAValue) -> SSAValue:
+    """A private buffer for `init` (a new `tensor.empty` when it has no contents to keep),
+    inserted before the matched op."""
+    empty = init.owner
+    if isinstance(empty, tensor.EmptyOp):
+        private = tensor.EmptyOp(tuple(empty.dynamic_sizes), init.type)
+    else:
+        private = bufferization.AllocTensorOp(init.type, copy=init)
+    rewriter.insert(private)
+    private.results[0].name_hint = init.name_hint
+    return private.results[0]
+
+
+class CopyUnsafeDestinations(RewritePattern):
+    """Give an insert_slice a private copy of its destination if someone else may read it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.InsertSliceOp, rewriter: PatternRewriter) -> None:
+        dest = op.dest
+        if is_fresh(dest, op):
+            return
+        op.operands[1] = private_copy(rewriter, dest)
+        rewriter.notify_op_modified(op)
+        if isinstance(dest.owner, tensor.EmptyOp) and not dest.uses:
+            rewriter.erase(dest.owner)
+
+
+class CopyUnsafeLoopInits(RewritePattern):
+    """Give an `scf.for` a private copy of an initial value whose loop-carried argument the
+    body overwrites in place (its only reader is an init or destination it may write), when
+    the initial value is not fresh for the loop."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        if not yields_own_values(op):
+            return
+        for index, arg in enumerate(op.body.block.args[1:]):
+            init = op.iter_args[index]
+            if not isinstance(arg.type, TensorType) or is_fresh(init, op):
+                continue
+            users = readers(arg)
+            if len(users) == 1 and writes_into(users[0], arg):
+                op.operands[3 + index] = private_copy(rewriter, init)
+                rewriter.notify_op_modified(op)
+
+
+def writes_into(op: Operation, value: SSAValue) -> bool:
+    """`op` takes `value` as an init or destination (a buffer it may write into)."""
+    if isinstance(op, tensor.InsertSliceOp):
+        return op.dest is value
+    if isinstance(op, LinalgOnTensors):
+        return value in op.operands[len(op.operands) - len(op.results) :]
     return False
 
 
@@ -163,17 +278,10 @@ class CopyUnsafeInits(RewritePattern):
             init = op.operands[index]
             if is_fresh(init, op):
                 continue
-            empty = init.owner
-            if isinstance(empty, tensor.EmptyOp):
-                private = tensor.EmptyOp(tuple(empty.dynamic_sizes), init.type)
-            else:
-                private = bufferization.AllocTensorOp(init.type, copy=init)
-            rewriter.insert(private)
-            op.operands[index] = private.results[0]
-            private.results[0].name_hint = init.name_hint
+            op.operands[index] = private_copy(rewriter, init)
             rewriter.notify_op_modified(op)
-            if isinstance(empty, tensor.EmptyOp) and not init.uses:
-                rewriter.erase(empty)
+            if isinstance(init.owner, tensor.EmptyOp) and not init.uses:
+                rewriter.erase(init.owner)
 
 
 # ---- constant tensors -> memref.global ----
@@ -330,6 +438,45 @@ class ConvertCollapseShapeOp(RewritePattern):
         rewriter.replace(op, collapse)
 
 
+class ConvertInsertSliceOp(RewritePattern):
+    """`tensor.insert_slice %src into %dest[...]` -> `memref.subview %dest[...]` +
+    `memref.copy %src` into it; the result is `%dest`'s buffer (step 1 made it safe)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.InsertSliceOp, rewriter: PatternRewriter) -> None:
+        source_type, dest_type = op.source.type, op.dest.type
+        assert isinstance(source_type, MemRefType) and isinstance(dest_type, MemRefType)
+        rank = source_type.get_num_dims()
+        if rank == 0:  # one element: a load and a store (a 0-d view would be a number)
+            rewriter.replace(op, store_element(op), [op.dest])
+            return
+        layout = StridedLayoutAttr([None] * rank, None)
+        view_type = MemRefType(source_type.get_element_type(), source_type.get_shape(), layout)
+        view = memref.SubviewOp(
+            op.dest, list(op.offsets), list(op.sizes), list(op.strides),
+            op.static_offsets.get_values(), op.static_sizes.get_values(),
+            op.static_strides.get_values(), view_type,
+        )  # fmt: skip
+        view.result.name_hint = f"{op.dest.name_hint}_part" if op.dest.name_hint else None
+        rewriter.replace(op, [view, memref.CopyOp(op.source, view.result)], [op.dest])
+
+
+def store_element(op: tensor.InsertSliceOp) -> list[Operation]:
+    """`dest[offsets] = src[]` for a 0-d `src`."""
+    new_ops: list[Operation] = []
+    dynamic = iter(op.offsets)
+    indices: list[SSAValue] = []
+    for offset in op.static_offsets.get_values():
+        if offset == DYNAMIC_INDEX:
+            indices.append(next(dynamic))
+            continue
+        constant = arith.ConstantOp(IntegerAttr(offset, IndexType()))
+        new_ops.append(constant)
+        indices.append(constant.result)
+    load = memref.LoadOp.get(op.source, ())
+    return [*new_ops, load, memref.StoreOp.get(load.res, op.dest, indices)]
+
+
 class ConvertLinalgOp(RewritePattern):
     """A linalg op with results -> the same op without results, writing into its inits."""
 
@@ -362,8 +509,16 @@ class LinalgBufferizePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_supported(op)
+        erase_unused_tensor_ops(op)
         constants = hoist_tensor_constants(op)
-        unsafe = GreedyRewritePatternApplier([CopyUnsafeInits(), CopyUnsafeKernelOutputs()])
+        apply_once(op, CopyUnsafeLoopInits())  # before the body's writers ask is_fresh
+        unsafe = GreedyRewritePatternApplier(
+            [
+                CopyUnsafeInits(),
+                CopyUnsafeDestinations(),
+                CopyUnsafeKernelOutputs(),
+            ]
+        )
         PatternRewriteWalker(unsafe).rewrite_module(op)
         convert_tensor_types(op)
         for global_op in reversed(constants):
@@ -376,6 +531,7 @@ class LinalgBufferizePass(ModulePass):
                 ConvertExtractOp(),
                 ConvertCastOp(),
                 ConvertCollapseShapeOp(),
+                ConvertInsertSliceOp(),
                 DropToTensorOp(),
                 ConvertLinalgOp(),
                 ConvertKernelCallOp(),

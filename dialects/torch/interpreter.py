@@ -15,6 +15,7 @@ shape rule that disagrees with its eager reference is reported with the op's nam
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ from dialects.torch.ops.prim import (
     PrimListConstructOp,
     PrimListUnpackOp,
     PrimLoopOp,
+    PrimRaiseExceptionOp,
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
 )
@@ -148,7 +150,14 @@ def _run_unpack(
     return list(value)
 
 
+def _run_raise(interp: TorchInterpreter, op: PrimRaiseExceptionOp, env: Env) -> Sequence[Any]:
+    """Raises the script's exception (its class when a builtin one, as compiled code does)."""
+    kind = getattr(builtins, op.kind.data, RuntimeError)
+    raise kind(op.message.data)
+
+
 _HANDLERS: dict[type[Operation], Callable[[TorchInterpreter, Any, Env], Sequence[Any]]] = {
+    PrimRaiseExceptionOp: _run_raise,
     PrimIfOp: _run_if,
     PrimLoopOp: _run_loop,
     func.CallOp: _run_call,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.dialects import arith, builtin, cf, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -28,6 +28,7 @@ from lowering.python_target.tables import (
     template_of,
     unsigned,
 )
+from lowering.torch_to_linalg.control_flow import raised_exception
 
 # ---- names ----
 
@@ -234,6 +235,18 @@ class FunctionEmitter:
             self.line("else:")
             self.emit_region_body(op.false_region.block, results)
 
+    def emit_cf_assert(self, op: cf.AssertOp) -> None:
+        """`raise Kind("message")` where the condition is false (a script's `raise`, whose
+        condition is the constant false: then unconditionally)."""
+        kind, message = raised_exception(op.msg.data)
+        raise_line = f"raise {kind}({message!r})"
+        condition = op.arg.owner
+        if isinstance(condition, arith.ConstantOp) and not condition.value.value.data:  # type: ignore[union-attr]
+            self.line(raise_line)
+            return
+        self.line(f"if not {self.names[op.arg]}:")
+        self.line(f"    {raise_line}")
+
     def emit_scf_while(self, op: scf.WhileOp) -> None:
         before, after = op.before_region.block, op.after_region.block
         carried = [self.define(a) for a in before.args]
@@ -345,22 +358,28 @@ class FunctionEmitter:
 
     def emit_memref_subview(self, op: memref.SubviewOp) -> None:
         """A numpy view: `x[i]` for leading dropped unit dims and whole other dims (a C array
-        for numba, like its source), else slices `x[i, a:a + n, ...]`."""
+        for numba, like its source), else `x[a:a + n, i, b:b + m * s:s, ...]`: the dims a
+        rank-reducing subview drops are its first ones of static size 1 (which of several
+        size-1 dims is dropped does not change the view's elements or their order)."""
         source = op.source
         assert isinstance(source.type, MemRefType) and isinstance(op.result.type, MemRefType)
         offsets = self.index_list(op.static_offsets.get_values(), op.offsets)
         sizes = self.index_list(op.static_sizes.get_values(), op.sizes)
-        if any(stride != 1 for stride in op.static_strides.get_values()):
-            raise PythonEmitError("python target: memref.subview with strides")
-        dropped = source.type.get_num_dims() - op.result.type.get_num_dims()
-        if any(size != 1 for size in op.static_sizes.get_values()[:dropped]):
-            raise PythonEmitError("python target: memref.subview drops a dim that is not first")
-        kept = range(dropped, len(sizes))
-        if all(offsets[d] == "0" and self.is_whole_dim(op, d) for d in kept):
-            view = subscript(self.names[source], offsets[:dropped])
+        strides = self.index_list(op.static_strides.get_values(), op.strides)
+        dropped = dropped_dims(op)
+        unit = all(s == 1 for s in op.static_strides.get_values())
+        leading = dropped == list(range(len(dropped)))
+        kept = [d for d in range(len(sizes)) if d not in dropped]
+        if unit and leading and all(offsets[d] == "0" and self.is_whole_dim(op, d) for d in kept):
+            view = subscript(self.names[source], offsets[: len(dropped)])
         else:
-            ranges = [f"{offsets[d]}:{offsets[d]} + {sizes[d]}" for d in kept]
-            view = subscript(self.names[source], [*offsets[:dropped], *ranges])
+            view = subscript(
+                self.names[source],
+                [
+                    offsets[d] if d in dropped else slice_text(offsets[d], sizes[d], strides[d])
+                    for d in range(len(sizes))
+                ],
+            )
         self.line(f"{self.define(op.result)} = {view}")
 
     def index_list(self, static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[str]:
@@ -391,3 +410,20 @@ def loop_bounds(lb: str, ub: str, step: str) -> str:
     if step != "1":
         return f"{lb}, {ub}, {step}"
     return ub if lb == "0" else f"{lb}, {ub}"
+
+
+def dropped_dims(op: memref.SubviewOp) -> list[int]:
+    """The dims a rank-reducing subview drops: its first ones of static size 1."""
+    count = op.source.type.get_num_dims() - op.result.type.get_num_dims()  # type: ignore[union-attr]
+    units = [d for d, size in enumerate(op.static_sizes.get_values()) if size == 1]
+    if len(units) < count:
+        raise PythonEmitError("python target: memref.subview drops a dim of size other than 1")
+    return units[:count]
+
+
+def slice_text(offset: str, size: str, stride: str) -> str:
+    """`a:a + n` (stride 1) or `a:a + n * s:s`: n elements from a, every s-th."""
+    if stride == "1":
+        return f"{offset}:{offset} + {size}"
+    return f"{offset}:{offset} + {size} * {stride}:{stride}"
+

@@ -11,14 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects import arith, cf, scf, tensor
 from xdsl.dialects.builtin import IntegerAttr, TensorType, i1, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.torch.op_base import arg_value
-from dialects.torch.ops.prim import PrimIfOp, PrimIfYieldOp, PrimLoopConditionOp, PrimLoopOp
+from dialects.torch.ops.prim import (
+    RAISABLE,
+    PrimIfOp,
+    PrimIfYieldOp,
+    PrimLoopConditionOp,
+    PrimLoopOp,
+    PrimRaiseExceptionOp,
+)
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.scalars import arith_operand, build_scalars
 from lowering.torch_to_linalg.utils import to_builtin_type
@@ -135,7 +142,34 @@ def _cast_to(rewriter: PatternRewriter, value: SSAValue, typ: Attribute) -> SSAV
     return cast.dest
 
 
-PATTERNS: tuple[RewritePattern, ...] = (ConvertPrimIfOp(), ConvertPrimLoopOp())
+RAISE_SEPARATOR = ": "
+"""`cf.assert`'s message is `<exception class>: <message>` (see `raised_exception`)."""
+
+
+class ConvertPrimRaiseExceptionOp(RewritePattern):
+    """`torch.prim.RaiseException kind message` -> `cf.assert %false, "kind: message"`: every
+    later stage keeps it where it is, and the python target raises `kind(message)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PrimRaiseExceptionOp, rewriter: PatternRewriter) -> None:
+        false = arith.ConstantOp(IntegerAttr(0, i1))
+        message = f"{op.kind.data}{RAISE_SEPARATOR}{op.message.data}"
+        rewriter.replace(op, [false, cf.AssertOp(false.result, message)], [])
+
+
+def raised_exception(message: str) -> tuple[str, str]:
+    """(exception class, message) of a lowered `cf.assert` message."""
+    kind, separator, text = message.partition(RAISE_SEPARATOR)
+    if not separator or kind not in RAISABLE:
+        return "AssertionError", message
+    return kind, text
+
+
+PATTERNS: tuple[RewritePattern, ...] = (
+    ConvertPrimIfOp(),
+    ConvertPrimLoopOp(),
+    ConvertPrimRaiseExceptionOp(),
+)
 
 
 # ---- after conversion: values more precise than the carried types ----

@@ -1,14 +1,15 @@
-"""Lowers `select_scatter` / `slice_scatter`: one generic over `self`'s shape that reads `src`
-where the index at `dim` falls in the written part and `self` elsewhere (the `src` element
-converted to the result's dtype)."""
+"""Lowers `select_scatter` / `slice_scatter` to `tensor.insert_slice` of `src` (converted to
+the result's dtype by one generic when it differs) into `self` at the written part.
+
+`linalg-bufferize` writes an insert_slice into its destination's buffer in place when nobody
+else reads that buffer (a loop-carried `out` written at `out[t] = h` each iteration costs the
+size of `h`, not of `out`), else into a copy.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import IndexType, TensorType
-from xdsl.dialects.linalg.ops import IndexOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -16,7 +17,8 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.scatter import AtenSelectScatterOp, AtenSliceScatterOp
 from dialects.torch.scalar_builder import ScalarBuilder
-from lowering.torch_to_linalg.copies import empty_with_sizes
+from dialects.torch.types import DYN
+from lowering.torch_to_linalg.copies import dim_size, empty_with_sizes
 from lowering.torch_to_linalg.data_movement import (
     clamp,
     index_operand,
@@ -27,32 +29,81 @@ from lowering.torch_to_linalg.data_movement import (
 from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import PARALLEL, build_generic, static_shape, tensor_type_of
 
-# (b, index at dim) -> (whether it is in the written part, src's index there)
-Part = Callable[[ScalarBuilder, SSAValue], tuple[SSAValue, SSAValue | None]]
 
-
-def scatter(
-    rewriter: PatternRewriter, op: AtenSelectScatterOp | AtenSliceScatterOp, dim: int, part: Part
-) -> SSAValue:
-    source, src, result_type = op.self_, op.src, tensor_type_of(op)
-    rank = len(static_shape(source.type))
-    sizes = [build_scalars(rewriter, lambda b, d=d: size_of(b, source, d)) for d in range(rank)]
+def converted_source(rewriter: PatternRewriter, src: SSAValue, element: object) -> SSAValue:
+    """`src` with `element` as its element type (one elementwise generic when it differs)."""
+    assert isinstance(src.type, TensorType)
+    if src.type.element_type == element:
+        return src
+    shape = static_shape(src.type)
+    result_type = TensorType(element, src.type.get_shape())  # type: ignore[arg-type]
+    sizes = [dim_size(rewriter, src, d) for d in range(len(shape))]
     init = empty_with_sizes(rewriter, result_type, sizes)
-    assert isinstance(source.type, TensorType) and isinstance(src.type, TensorType)
-    element = result_type.element_type
-
-    def body(b: ScalarBuilder, args: list[SSAValue]) -> list[SSAValue]:
-        loop = [b.emit(IndexOp(d)) for d in range(rank)]
-        inside, at = part(b, loop[dim])
-        src_indices = loop[:dim] + ([at] if at is not None else []) + loop[dim + 1 :]
-        inside_src = [b.select(inside, i, b.const(0, IndexType())) for i in src_indices]
-        written = b.cast(b.emit(tensor.ExtractOp(src, inside_src, src.type.element_type)), element)  # type: ignore[attr-defined]
-        kept = b.emit(tensor.ExtractOp(source, loop, element))
-        return [b.select(inside, written, kept)]
-
-    generic = build_generic([], [init], [AffineMap.identity(rank)], [PARALLEL] * rank, body)
+    identity = AffineMap.identity(len(shape))
+    generic = build_generic(
+        [src], [init], [identity, identity], [PARALLEL] * len(shape),
+        lambda b, args: [b.cast(args[0], element)],  # type: ignore[arg-type]
+    )  # fmt: skip
     rewriter.insert(generic)
     return generic.results[0]
+
+
+def part_size(
+    rewriter: PatternRewriter,
+    src: SSAValue,
+    src_dim: int,
+    dest: SSAValue,
+    dim: int,
+    length: SSAValue | None,
+) -> SSAValue | int:
+    """The part's size at `dim`: `src`'s, which the shape rule checked against `dest`'s
+    (or the slice's `length`) where sizes are static; where one is dynamic, the smaller of
+    the two, so that a wrong size at run time never writes or reads outside a buffer."""
+    bound = length
+    if bound is None:
+        known = static_shape(dest.type)[dim]
+        bound = known if known != DYN else dim_size(rewriter, dest, dim)  # type: ignore[assignment]
+    size = static_shape(src.type)[src_dim]
+    if size != DYN and isinstance(bound, int):
+        return size
+    src_size = dim_size(rewriter, src, src_dim)
+    bound_value = bound if isinstance(bound, SSAValue) else dim_size(rewriter, dest, dim)
+    return build_scalars(rewriter, lambda b: b.minimum(src_size, bound_value))
+
+
+def insert_part(
+    rewriter: PatternRewriter,
+    op: AtenSelectScatterOp | AtenSliceScatterOp,
+    dim: int,
+    offset: SSAValue,
+    stride: SSAValue | None,
+    length: SSAValue | None = None,
+) -> SSAValue:
+    """`self` with `src` written at `dim` from `offset` (every `stride`-th index, at most
+    `length` of them; a select drops `dim` from `src`, `stride` None)."""
+    result_type = tensor_type_of(op)
+    src = converted_source(rewriter, op.src, result_type.element_type)
+    rank = len(static_shape(result_type))
+    src_dims = list(range(rank)) if stride is not None else [d for d in range(rank) if d != dim]
+    sizes: list[SSAValue | int] = [1] * rank
+    for src_dim, d in enumerate(src_dims):
+        sizes[d] = part_size(rewriter, src, src_dim, op.self_, d, length if d == dim else None)
+    offsets: list[SSAValue | int] = [offset if d == dim else 0 for d in range(rank)]
+    strides: list[SSAValue | int] = [
+        stride if d == dim and stride is not None else 1 for d in range(rank)
+    ]
+    insert = tensor.InsertSliceOp.get(
+        src, op.self_,
+        static_sizes=[s if isinstance(s, int) else DYNAMIC_INDEX for s in sizes],
+        static_offsets=[o if isinstance(o, int) else DYNAMIC_INDEX for o in offsets],
+        static_strides=[s if isinstance(s, int) else DYNAMIC_INDEX for s in strides],
+        offsets=[o for o in offsets if not isinstance(o, int)],
+        sizes=[s for s in sizes if not isinstance(s, int)],
+        strides=[s for s in strides if not isinstance(s, int)],
+        result_type=op.self_.type,
+    )  # fmt: skip
+    rewriter.insert(insert)
+    return insert.result
 
 
 class ConvertSelectScatterOp(RewritePattern):
@@ -63,15 +114,12 @@ class ConvertSelectScatterOp(RewritePattern):
         index = build_scalars(
             rewriter, lambda b: wrap_negative(b, index_operand(b, op.index, 0), size)
         )
-
-        def part(b: ScalarBuilder, i: SSAValue) -> tuple[SSAValue, SSAValue | None]:
-            return b.cmp("eq", i, index), None
-
-        rewriter.replace(op, [], [scatter(rewriter, op, dim, part)])
+        rewriter.replace(op, [], [insert_part(rewriter, op, dim, index, None)])
 
 
 class ConvertSliceScatterOp(RewritePattern):
-    """`start`/`end` wrap when negative and clamp to the size, as `slice` does."""
+    """`start` wraps when negative and clamps to the size, as `slice` does; the part's
+    length is `src`'s size at `dim` (the shape rule checked it against the slice)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenSliceScatterOp, rewriter: PatternRewriter) -> None:
@@ -79,27 +127,27 @@ class ConvertSliceScatterOp(RewritePattern):
         size = build_scalars(rewriter, lambda b: size_of(b, op.self_, dim))
         zero = build_scalars(rewriter, lambda b: b.const(0, IndexType()))
 
-        def bound(b: ScalarBuilder, value: SSAValue, low: SSAValue) -> SSAValue:
-            return clamp(b, wrap_negative(b, index_operand(b, value, 0), size), low, size)
+        def start(b: ScalarBuilder) -> SSAValue:
+            return clamp(b, wrap_negative(b, index_operand(b, op.start, 0), size), zero, size)
 
-        start = build_scalars(rewriter, lambda b: bound(b, op.start, zero))
-        end = (
-            size
-            if arg_value(op.end) is None
-            else build_scalars(rewriter, lambda b: bound(b, op.end, start))
+        offset = build_scalars(rewriter, start)
+        stride = build_scalars(rewriter, lambda b: index_operand(b, op.step, 1))
+        end = build_scalars(
+            rewriter,
+            lambda b: (
+                clamp(b, wrap_negative(b, index_operand(b, op.end, 0), size), offset, size)
+                if arg_value(op.end) is not None
+                else size
+            ),
         )
-        step = build_scalars(rewriter, lambda b: index_operand(b, op.step, 1))
-        unit = arg_value(op.step) == 1
+        length = build_scalars(rewriter, lambda b: slice_length(b, offset, end, stride))
+        rewriter.replace(op, [], [insert_part(rewriter, op, dim, offset, stride, length)])
 
-        def part(b: ScalarBuilder, i: SSAValue) -> tuple[SSAValue, SSAValue | None]:
-            offset = b.sub(i, start)
-            inside = b.and_(b.cmp("ge", i, start), b.cmp("lt", i, end))
-            if unit:
-                return inside, offset
-            on_step = b.cmp("eq", b.emit(arith.RemSIOp(offset, step)), b.const(0, IndexType()))
-            return b.and_(inside, on_step), b.emit(arith.DivSIOp(offset, step))
 
-        rewriter.replace(op, [], [scatter(rewriter, op, dim, part)])
+def slice_length(b: ScalarBuilder, start: SSAValue, end: SSAValue, step: SSAValue) -> SSAValue:
+    """`len(range(start, end, step))` for `start <= end` and `step > 0`."""
+    one = b.const(1, IndexType())
+    return b.emit(arith.DivSIOp(b.add(b.sub(end, start), b.sub(step, one)), step))
 
 
 PATTERNS: tuple[RewritePattern, ...] = (ConvertSelectScatterOp(), ConvertSliceScatterOp())

@@ -164,9 +164,9 @@ def tensor_ternary_mismatch(x, n: int):
     return x if n > 0 else 1.5  # <-- col 27
 
 
-def raise_at_run_time(x):
+def bare_reraise(x):
     if x.sum() > 0:
-        raise ValueError("positive")  # <-- col 8
+        raise  # <-- col 8
     return x
 
 
@@ -203,7 +203,7 @@ CASES: list[tuple[Callable[..., Any], str]] = [
     (float_range, "range() needs ints, got a float"),
     (dynamic_shape_index, "`shape` must be indexed with a constant int"),
     (tensor_ternary_mismatch, "the conditional expression is a float here but a Tensor"),
-    (raise_at_run_time, "`raise` under a run-time condition or in a loop is not supported"),
+    (bare_reraise, "a bare `raise` (re-raise) is not supported"),
     (raise_while_scripting, "the program raises NotImplementedError(mode)"),
 ]
 

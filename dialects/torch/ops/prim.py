@@ -437,6 +437,37 @@ def constant_op_for(value: Any) -> Operation:
     raise TypeError(f"no torch constant for {type(value).__name__} {value!r}")
 
 
+# ---- run-time errors ----
+
+RAISABLE = ("ValueError", "RuntimeError", "TypeError", "IndexError", "KeyError", "AssertionError",
+            "NotImplementedError", "ZeroDivisionError", "OverflowError", "ArithmeticError",
+            "LookupError", "Exception")  # fmt: skip
+"""Python exceptions a compiled program raises as themselves; others raise RuntimeError."""
+
+
+@irdl_op_definition
+class PrimRaiseExceptionOp(IRDLOperation):
+    """Raises `kind(message)` when reached, like TorchScript's prim::RaiseException (a script's
+    `raise` or failed `assert` under a run-time condition). Not pure: never erased or moved.
+
+    ```mlir
+    torch.prim.RaiseException "ValueError" "expected a 2-D input"
+    ```
+    """
+
+    name = "torch.prim.RaiseException"
+    kind = prop_def(StringAttr)
+    message = prop_def(StringAttr)
+    assembly_format = "$kind $message attr-dict"
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(properties={"kind": StringAttr(kind), "message": StringAttr(message)})
+
+    def verify_(self) -> None:
+        if self.kind.data not in RAISABLE:
+            raise VerifyException(f"torch.prim.RaiseException: cannot raise {self.kind.data}")
+
+
 # ---- calls left in Python ----
 
 
@@ -478,5 +509,6 @@ OPS = (
     PrimIfYieldOp,
     PrimLoopOp,
     PrimLoopConditionOp,
+    PrimRaiseExceptionOp,
     PrimPythonCallOp,
 )

@@ -122,9 +122,9 @@ def import_from_inside(x):
 
 
 def raise_statement(x):
-    """error: raise"""
+    """error: bare `raise`"""
     if x.sum() > 0:
-        raise ValueError("positive")  # <-- col 8
+        raise  # <-- col 8
     return x
 
 
