@@ -25,6 +25,7 @@ def unary_math(x):
         torch.sin(x), x.cos(), torch.tan(x), torch.arcsin(x), x.acos(), torch.atan(x),
         torch.sinh(x), x.cosh(), torch.asinh(x), torch.arccosh(x), x.atanh(),
         torch.log1p(x), x.expm1(), torch.log2(x), x.log10(), torch.exp2(x),
+        torch.erfc(x), torch.erfc(x * 3.0), x.erfinv(), torch.erfinv(x / 8.0),
     )  # fmt: skip
 
 
