@@ -9,7 +9,6 @@ import torch
 import torch.nn.functional as F
 
 import frontend
-from frontend.errors import ScriptError
 
 
 def cross_entropy_mean(x, y):
@@ -38,7 +37,7 @@ def normalized(x, y):
 
 
 def weighted(x, y):
-    return F.cross_entropy(x, y, weight=torch.ones(4))
+    return F.cross_entropy(x, y, weight=torch.tensor([1.0, 2.0, 0.5, 1.5]), label_smoothing=0.1)
 
 
 X = torch.randn(5, 4)
@@ -49,15 +48,11 @@ Y = torch.tensor([0, 3, 1, -100, 2])
 @pytest.mark.parametrize(
     "program",
     [cross_entropy_mean, cross_entropy_sum, cross_entropy_each, nll_of_log_softmax,
-     squared_and_absolute, normalized],
+     squared_and_absolute, normalized, weighted],
 )  # fmt: skip
 def test_loss_matches_pytorch(kind, program) -> None:
-    y = Y if program.__name__.startswith("cross_entropy") else Y.clamp(min=0)
+    y = Y if program.__name__.startswith(("cross_entropy", "weighted")) else Y.clamp(min=0)
     expected = program(X, y).numpy()
     compiled = frontend.script(program) if kind == "script" else frontend.trace(program, (X, y))
     np.testing.assert_allclose(compiled(X.numpy(), y.numpy()), expected, rtol=1e-5, atol=1e-6)
 
-
-def test_class_weights_are_a_located_error() -> None:
-    with pytest.raises(ScriptError, match=r"weight=\.\.\.\) is not supported"):
-        frontend.script(weighted)

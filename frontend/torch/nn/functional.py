@@ -3,7 +3,8 @@
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
   frontend.torch generator (scaled by 1/(1-p), like PyTorch);
 - `pad` (constant mode), which calls `torch.constant_pad_nd`; `normalize`, `mse_loss`,
-  `l1_loss`, `nll_loss` and `cross_entropy` (class indices, no weights), written with ops;
+  `l1_loss` and `cross_entropy`, written with ops; the other losses and `softmin`
+  (`frontend/torch/losses.py`);
 - `batch_norm` and `embedding`, while the registry has only their ATen spellings
   (`torch.batch_norm`, `torch.embedding`, whose arguments come in another order): thin wrappers
   that call those ops; `batch_norm(training=True)` normalizes with the batch's statistics.
@@ -17,6 +18,7 @@ import numpy as np
 
 import frontend.torch as _torch
 from dialects.torch.registry import BY_PY_NAME
+from frontend.torch.losses import FUNCTIONS as LOSSES
 from frontend.torch.ops import functions_for
 from frontend.torch.random import rng
 from frontend.torch.tensor import Tensor
@@ -146,33 +148,24 @@ def l1_loss(
     return _reduced((input - target).abs(), reduction)
 
 
-def nll_loss(
-    input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
-    ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
-) -> Tensor:  # fmt: skip
-    """`F.nll_loss` of log-probabilities `[N, C]` and class indices `[N]` (targets equal to
-    `ignore_index` count for nothing); no class weights."""
-    if weight is not None:
-        raise NotImplementedError("F.nll_loss(weight=...) is not supported")
-    kept = target != ignore_index
-    picked = input.gather(1, (target * kept).unsqueeze(1)).squeeze(1)
-    losses = -picked * kept
-    if reduction == "mean":
-        return losses.sum() / kept.sum()
-    return _reduced(losses, reduction)
-
-
 def cross_entropy(
     input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
     ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
     label_smoothing: float = 0.0,
 ) -> Tensor:  # fmt: skip
-    """`F.cross_entropy` of logits `[N, C]` and class indices `[N]`: `nll_loss` of their
-    `log_softmax`; no class weights or label smoothing."""
-    if label_smoothing != 0.0:
-        raise NotImplementedError("F.cross_entropy(label_smoothing=...) is not supported")
-    logp = log_softmax(input, 1)  # type: ignore[name-defined]  # noqa: F821
-    return nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    """`F.cross_entropy` of logits `[N, C, ...]` (or `[C]`) and class indices `[N, ...]` or
+    class probabilities (the input's shape), with class weights, ignore_index and label
+    smoothing: the op `torch.cross_entropy_loss`, whose formula depends on the target's dtype
+    (dialects/torch/ops/losses.py)."""
+    if size_average is not None or reduce is not None:
+        raise ValueError("cross_entropy: size_average and reduce are deprecated, use reduction=")
+    if reduction == "mean":
+        return _torch.cross_entropy_loss(input, target, weight, 1, ignore_index, label_smoothing)
+    if reduction == "sum":
+        return _torch.cross_entropy_loss(input, target, weight, 2, ignore_index, label_smoothing)
+    if reduction != "none":
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _torch.cross_entropy_loss(input, target, weight, 0, ignore_index, label_smoothing)
 
 
 def _reduced(losses: Tensor, reduction: str) -> Tensor:
@@ -191,6 +184,8 @@ from frontend.torch.attention import (  # noqa: E402  (written with the function
 )
 
 from frontend.torch.nn.activation_functions import *  # noqa: E402, F403  (F.elu, F.relu6, ...)
+
+globals().update({f.__name__: f for f in LOSSES})  # kl_div, nll_loss, ... (frontend/torch/losses)
 
 if "F.batch_norm" not in BY_PY_NAME and "torch.batch_norm" in BY_PY_NAME:
     batch_norm = _batch_norm
