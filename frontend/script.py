@@ -44,6 +44,7 @@ from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_einsum import einsum_call
+from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
 from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
@@ -103,6 +104,7 @@ class FunctionScripter(
     ModulesMixin,
     AssignIntoMixin,
     RaiseMixin,
+    GrownListsMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -139,6 +141,7 @@ class FunctionScripter(
         self.param_args: dict[str, SSAValue] = {}
         self.tensor_loops: dict[ast.For, SSAValue] = {}  # `for row in x`: x, evaluated once
         self.list_blocks: dict[int, Block] = {}  # id(Python list) -> the block that made it
+        self.growing: dict[int, Growing] = {}  # id(Python list) -> its rows in a run-time loop
 
     # ---- errors ----
 
@@ -571,6 +574,8 @@ class FunctionScripter(
     def emit(
         self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> list[SSAValue]:
+        if any(isinstance(a, GrownList) for a in (*args, *kwargs.values())):
+            return self.grown_list_call(node, candidates, args, kwargs)
         args = [self.shape_value(node, a) if isinstance(a, ShapeValue) else a for a in args]
         kwargs = {
             k: self.shape_value(node, v) if isinstance(v, ShapeValue) else v

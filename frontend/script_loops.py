@@ -238,12 +238,15 @@ class LoopsMixin:
         unroll, `loop_over_constant_range`); a list is a value known while scripting."""
         if len(args) != 1 or kwargs:
             raise self.error(node, "append() takes exactly one argument")
+        if self.grow(node, items, args[0]):
+            return
         if self.list_blocks.get(id(items)) is not self.builder.block:
             raise self.error(
                 node,
-                "append() to a list inside a loop or branch decided at run time is not supported",
-                "loop over range(<a number known while scripting>) (it unrolls), or grow a "
-                "tensor: out = torch.cat([out, v.unsqueeze(0)])",
+                "append() to a list inside a branch decided at run time, or more than once per "
+                "iteration of a run-time loop, or in a loop with break/continue, is not supported",
+                "append once per iteration at the top of the loop body (the list then grows as "
+                "rows of a tensor), or loop over range(<a number known while scripting>)",
             )
         items.append(args[0])
 
@@ -314,6 +317,17 @@ class LoopsMixin:
                 self.statement(stmt)
             return
         target = node.target.id
+        grown = self.growable_lists(node)
+        if grown:
+            second = self.scalar_binop(node, "add", lo, step) if not (
+                isinstance(lo, int) and isinstance(step, int)
+            ) else lo + step  # fmt: skip
+
+            def later(iteration: SSAValue) -> Value:
+                return self.emit(node, (AtenDeriveIndexOp,), [iteration, second, step], {})[0]
+
+            self.grown_loop(node, trip, grown, target, lambda: lo, later)
+            return
 
         def loop_variable(iteration: SSAValue) -> Value:
             if lo == 0 and step == 1:
@@ -339,6 +353,16 @@ class LoopsMixin:
 
         def row(iteration: SSAValue) -> Value:
             return self.emit(node, (AtenSelectIntOp,), [tensor, 0, iteration], {})[0]
+
+        grown = self.growable_lists(node)
+        if grown:
+
+            def later(iteration: SSAValue) -> Value:
+                return row(self.scalar_binop(node, "add", iteration, 1))  # type: ignore[arg-type]
+
+            first = lambda: self.emit(node, (AtenSelectIntOp,), [tensor, 0, 0], {})[0]  # noqa: E731
+            self.grown_loop(node, trip, grown, node.target.id, first, later)
+            return
 
         self.loop(node, trip, True, lambda: True, (node.target.id, row))
 
@@ -393,9 +417,12 @@ class LoopsMixin:
         initial: Value,
         condition: Callable[[], Value],
         target: tuple[str, Callable[[SSAValue], Value]] | None,
+        extra_carried: list[str] | None = None,
     ) -> None:
-        """A `torch.prim.Loop` carrying every variable the body assigns that exists before it."""
+        """A `torch.prim.Loop` carrying every variable the body assigns that exists before it
+        (and `extra_carried`: hidden variables the body updates, such as a grown list's rows)."""
         carried = [n for n in assigned_names(node.body) if n in self.env]
+        carried += [n for n in extra_carried or [] if n not in carried]
         widths = [_width(self.env[n]) for n in carried]
         inits = [
             self.builder.materialize(v)

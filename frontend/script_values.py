@@ -32,6 +32,7 @@ from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
 from frontend.script_control import _article
+from frontend.script_grown_lists import GrownList
 from frontend.script_tensor_methods import NOT_SPECIAL, known_tensor_type
 
 if TYPE_CHECKING:
@@ -224,6 +225,8 @@ class ValuesMixin:
             return self.emit(node, (AtenDimOp,), [value.tensor], {})[0]
         if isinstance(value, tuple | list):
             return len(value)  # type: ignore[arg-type]
+        if isinstance(value, GrownList):
+            return self.grown_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
         if kind_of(value) == "Tensor":
             return self.emit(node, ops_for_method("__len__"), [value], {})[0]
         raise self.error(node, f"len() of {kind_of(value)} is not supported")
@@ -336,6 +339,8 @@ class ValuesMixin:
             if isinstance(node.slice, ast.Slice):
                 return self.shape_slice(node, base)
             return self.shape_element(node, base, self.expr(node.slice))
+        if isinstance(base, GrownList) and not isinstance(node.slice, ast.Slice):
+            return self.grown_list_item(node, base, self.expr(node.slice))  # type: ignore[attr-defined,no-any-return]
         if isinstance(base, tuple | list) and isinstance(node.slice, ast.Slice):
             return self.sequence_slice(node, base)
         if isinstance(base, tuple | list):

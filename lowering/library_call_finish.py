@@ -91,11 +91,35 @@ def with_epilogue(finish: Finish, op: GenericOp, inputs: Sequence[SSAValue]) -> 
         return None
     bias = finish.bias if added_bias is None else added_bias
     destination = epilogue.outputs[0]
-    if not may_write(destination, [*inputs, bias]):
+    if not may_write(destination, [*inputs, bias]) or not available_at(destination, op):
         return None
     suffix = finish.suffix if added_bias is None else "_bias"
     relu_suffix = "_relu" if relu else ""
     return Finish(suffix + relu_suffix, bias, destination, (epilogue, init, out.op))
+
+
+def available_at(destination: SSAValue, op: Operation) -> bool:
+    """Whether the kernel call at `op` can write `destination`: it is defined before `op`, or
+    it is an allocation between `op` and its epilogue (inert, so `neighbour` skipped it) whose
+    sizes are, which then moves in front of `op`."""
+    alloc = destination.owner
+    if not isinstance(alloc, memref.AllocOp) or alloc.parent_block() is not op.parent_block():
+        return True
+    block = op.parent_block()
+    assert block is not None
+    if block.get_operation_index(alloc) < block.get_operation_index(op):
+        return True
+    for size in alloc.operands:
+        owner = size.owner
+        if (
+            isinstance(owner, Operation)
+            and owner.parent_block() is block
+            and block.get_operation_index(owner) > block.get_operation_index(op)
+        ):
+            return False
+    alloc.detach()
+    block.insert_op_before(alloc, op)
+    return True
 
 
 def neighbour(op: Operation, before: bool) -> Operation | None:

@@ -303,20 +303,21 @@ class AtenRepeatInterleaveSelfIntOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, repeats, dim = args[:3]
-        if not isinstance(repeats, int):
-            raise TypeError("repeat_interleave: `repeats` must be a constant int")
-        if repeats < 0:
+        if isinstance(repeats, int) and repeats < 0:
             raise ShapeError("repeat_interleave: repeats can not be negative")
+        if not isinstance(repeats, int):  # an int known at run time: the dim's size is too
+            repeats = DYN
         if dim is None:
             count = None if x.shape is None else numel(x.shape)
-            return [ValueTensorType((DYN if count is None else count * repeats,), x.dtype)]
+            unknown = count is None or repeats == DYN
+            return [ValueTensorType((DYN if unknown else count * repeats,), x.dtype)]
         d = constant_dim("repeat_interleave", dim, x)
         if x.shape is None or d is None:
             return [ValueTensorType(None, x.dtype)]
         if x.rank == 0:
             return [ValueTensorType((repeats,), x.dtype)]
         size = x.shape[d]
-        new = DYN if size == DYN else size * repeats
+        new = DYN if DYN in (size, repeats) else size * repeats
         return [ValueTensorType((*x.shape[:d], new, *x.shape[d + 1 :]), x.dtype)]
 
     @staticmethod
@@ -336,7 +337,8 @@ class AtenRepeatInterleaveSelfIntOp(TorchOp):
             d = arg_value(dim) % rank
         wide = seq.call(AtenUnsqueezeOp, x, d + 1)
         sizes = seq.sizes(wide)
-        sizes[d + 1] = arg_value(repeats)
+        count = arg_value(repeats)
+        sizes[d + 1] = count if isinstance(count, int) else repeats  # a run-time count
         grown = seq.call(AtenExpandOp, wide, sizes, False)
         seq.call(AtenFlattenUsingIntsOp, grown, d, d + 1)
         return seq.ops
