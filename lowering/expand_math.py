@@ -1,4 +1,5 @@
-"""Expands float32 `math.exp/tanh/log/erf` into vectorizable arith ops (`expand-math`).
+"""Expands float32 `math.exp/tanh/log/erf/log1p/expm1` into vectorizable arith ops
+(`expand-math`).
 
 numba 0.68 ships without SVML, so libm calls stay scalar and block loop vectorization; the
 arith expansions of `lowering/math_polynomials.py` vectorize, keep libm's special values
@@ -12,9 +13,10 @@ skips the upper clamp and the overflow test (`exp_of_nonpositive`).
 **Expects:** any stage holding scalar `math` ops (the pipeline runs it on the `loops` stage,
 after `convert-linalg-to-parallel-loops`).
 
-**Produces:** the same IR with every `math.exp`, `math.tanh`, `math.log` and `math.erf` on
-`f32` replaced by `arith` ops plus `math.absf` / `math.floor`. Other float types (f64, f16)
-keep their `math` op (the python target calls libm for them).
+**Produces:** the same IR with every `math.exp`, `math.tanh`, `math.log`, `math.erf`,
+`math.log1p` and `math.expm1` on `f32` replaced by `arith` ops plus `math.absf` /
+`math.floor`. Other float types (f64, f16) keep their `math` op (the python target calls libm
+for them).
 """
 
 from __future__ import annotations

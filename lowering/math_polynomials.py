@@ -1,4 +1,5 @@
-"""Vectorizable float32 exp / tanh / log / erf built from arith ops (no libm calls).
+"""Vectorizable float32 exp / tanh / log / erf / log1p / expm1 built from arith ops (no libm
+calls).
 
 numba 0.68 has no SVML, so `math.exp` and friends stay scalar libm calls that block
 vectorization (20x slower measured). These expansions use only `+ - * /`, `min`/`max`,
@@ -306,5 +307,34 @@ def erf_f32(e: Emitter, x: SSAValue) -> SSAValue:
     return e.keep_nan(x, e.select(e.cmp("olt", e.abs(x), e.f(ERF_SPLIT)), small, large))
 
 
-EXPANSIONS = {math.ExpOp: exp_f32, math.TanhOp: tanh_f32, math.LogOp: log_f32, math.ErfOp: erf_f32}
+# ---- log1p, expm1: log and exp with the rounding of 1 + x undone ----
+
+
+def log1p_f32(e: Emitter, x: SSAValue) -> SSAValue:
+    """log1p(x) as `log(u) * (x / (u - 1))` for u = 1 + x rounded (Goldberg): u - 1 is
+    exact, so the ratio undoes u's rounding; x itself where u rounds to 1, inf for inf (the
+    ratio would be inf / inf), -inf at -1 and NaN below it (log's)."""
+    u = e.add(x, e.f(1.0))
+    d = e.sub(u, e.f(1.0))
+    result = e.mul(log_f32(e, u), e.div(x, d))
+    result = e.select(e.cmp("oeq", d, e.f(0.0)), x, result)
+    return e.select(e.cmp("oeq", x, e.f(float("inf"))), x, result)
+
+
+def expm1_f32(e: Emitter, x: SSAValue) -> SSAValue:
+    """expm1(x) as `(u - 1) * (x / log(u))` for u = exp(x) (Kahan): the ratio undoes most of
+    u's error near 0; x where u is 1, -1 where u - 1 is (x below -17), inf where u is."""
+    u = exp_f32(e, x)
+    d = e.sub(u, e.f(1.0))
+    result = e.mul(d, e.div(x, log_f32(e, u)))
+    result = e.select(e.cmp("oeq", u, e.f(1.0)), x, result)
+    result = e.select(e.cmp("oeq", d, e.f(-1.0)), d, result)
+    result = e.select(e.cmp("oeq", u, e.f(float("inf"))), u, result)
+    return e.keep_nan(x, result)
+
+
+EXPANSIONS = {
+    math.ExpOp: exp_f32, math.TanhOp: tanh_f32, math.LogOp: log_f32, math.ErfOp: erf_f32,
+    math.Log1pOp: log1p_f32, math.ExpM1Op: expm1_f32,
+}  # fmt: skip
 """The math ops with a float32 expansion, and their builders."""

@@ -20,7 +20,7 @@ from lowering import jit
 from lowering.expand_math import ExpandMathPass
 from lowering.python_target import emit_python
 
-FUNCTIONS = ("exp", "tanh", "log", "erf")
+FUNCTIONS = ("exp", "tanh", "log", "erf", "log1p", "expm1")
 
 KERNEL = """
 func.func @{name}(%x: memref<?xf32>, %out: memref<?xf32>) {{
@@ -43,10 +43,12 @@ REFERENCES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tanh": np.tanh,
     "log": np.log,
     "erf": np.vectorize(math.erf, otypes=[np.float64]),
+    "log1p": np.log1p,
+    "expm1": np.expm1,
 }
 
 # Max error in float32 ulps of the correctly rounded result (see math_polynomials).
-MAX_ULP = {"exp": 5, "tanh": 2, "log": 2, "erf": 3}
+MAX_ULP = {"exp": 5, "tanh": 2, "log": 2, "erf": 3, "log1p": 3, "expm1": 3}
 
 SPECIALS = np.array(
     [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 1e-38, 3.4e38, -3.4e38, 88.72, 88.73,
@@ -85,11 +87,14 @@ def inputs(name: str) -> np.ndarray:
     """Wide ranges on a log scale, both signs, plus the special values."""
     rng = np.random.default_rng(1)
     magnitudes = np.exp(rng.uniform(np.log(1e-30), np.log(3e38), 20000))
-    dense = {"exp": 110.0, "tanh": 12.0, "log": 1e3, "erf": 6.0}[name]
+    dense = {"exp": 110.0, "tanh": 12.0, "log": 1e3, "erf": 6.0, "log1p": 1e3, "expm1": 110.0}
+    dense = dense[name]
     linear = np.linspace(-dense, dense, 100001)
     values = np.concatenate([magnitudes, -magnitudes, linear, SPECIALS])
-    if name == "log":
+    if name in ("log", "log1p"):
         values = np.concatenate([np.abs(values), np.float32(2.0) ** np.arange(-149, 128), values])
+    if name in ("log1p", "expm1"):  # near 0, where 1 + x and exp(x) - 1 would cancel
+        values = np.concatenate([values, np.linspace(-1e-3, 1e-3, 20001), [-1.0, -0.999999]])
     return values.astype(np.float32)
 
 
