@@ -485,6 +485,8 @@ class FunctionScripter(
     def function_call(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        if obj is builtins.print:
+            return self.builtin_print(node, args)
         builtin = self.builtin_call(node, obj, args)
         if builtin is not None:
             return builtin
