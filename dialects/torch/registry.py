@@ -36,6 +36,7 @@ from dialects.torch.ops import (
     reorder,
     reshaping,
     scalar,
+    scaled_products,
     scans,
     scatter,
     scatter_index,
@@ -88,6 +89,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *pieces.OPS,
     *stacking.OPS,
     *pixel_shuffle.OPS,
+    *scaled_products.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 
