@@ -221,6 +221,20 @@ class AtenRemainderScalarOp(_Remainder, BinaryScalarOp):
                Sample(Tn((5,), "int32", -9, 9), -4))  # fmt: skip
 
 
+@torch_op
+class AtenRemainderScalarTensorOp(_Remainder, ElementwiseOp):
+    """A Python number's remainder by each element, with the element's sign
+    (`torch.remainder(2, x)`, `2 % x`)."""
+
+    name = "torch.aten.remainder.Scalar_Tensor"
+    SCHEMA = "aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"
+    PY_NAMES = ("torch.remainder",)
+    SAMPLES = (Sample(2.5, Tn((3, 4), low=0.5, high=3.0)),)
+    self_ = operand_def(ScalarOperand)
+    other = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
 # ---- lerp ----
 
 
@@ -506,6 +520,7 @@ class AtenXlogyScalarOtherOp(_Xlogy, ElementwiseOp):
 OPS = (
     AtenAtan2Op, AtenHypotOp, AtenCopysignTensorOp, AtenCopysignScalarOp,
     AtenFmodTensorOp, AtenFmodScalarOp, AtenRemainderTensorOp, AtenRemainderScalarOp,
+    AtenRemainderScalarTensorOp,
     AtenLerpScalarOp, AtenLerpTensorOp, AtenAddcmulOp, AtenAddcdivOp,
     AtenFloatPowerTensorTensorOp, AtenFloatPowerTensorScalarOp, AtenFloatPowerScalarOp,
     AtenLogaddexpOp, AtenXlogyTensorOp, AtenXlogyScalarOtherOp,
