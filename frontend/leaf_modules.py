@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from frontend import torch
 from frontend.torch.attention import multi_head_attention_forward
 from frontend.torch.nn import functional as F
-from frontend.torch.recurrent import gru_step
+from frontend.torch.recurrent import gru_step, rnn_relu_step, rnn_tanh_step
 
 if TYPE_CHECKING:
     from torch import Tensor  # the rules' annotations (read as text while scripting)
@@ -147,13 +147,16 @@ def _rnn_cell(self, input, hx: Tensor | None = None):
 
 
 def _lstm(self, input, hx: tuple[Tensor, Tensor] | None = None):
-    """nn.LSTM (unidirectional, no projection): each layer a loop over time, its outputs the
-    next layer's input; `(output, (h_n, c_n))` as torch returns them."""
+    """nn.LSTM (no projection): each layer and direction a loop over time (the reverse
+    direction from the last step), the directions' outputs side by side the next layer's
+    input; `(output, (h_n, c_n))` as torch returns them."""
     x = input.transpose(0, 1) if self.batch_first else input
     steps, batch = x.shape[0], x.shape[1]
+    directions = 2 if self.bidirectional else 1
     h_n = x.new_zeros(0, batch, self.hidden_size)
     c_n = x.new_zeros(0, batch, self.hidden_size)
-    for layer, names in enumerate(self._all_weights):  # unrolled while scripting
+    forward_out = x
+    for index, names in enumerate(self._all_weights):  # unrolled: layer * directions + direction
         w_ih, w_hh = getattr(self, names[0]), getattr(self, names[1])
         b_ih = getattr(self, names[2]) if self.bias else None
         b_hh = getattr(self, names[3]) if self.bias else None
@@ -161,37 +164,67 @@ def _lstm(self, input, hx: tuple[Tensor, Tensor] | None = None):
             h = x.new_zeros(batch, self.hidden_size)
             c = h
         else:
-            h, c = hx[0][layer], hx[1][layer]
+            h, c = hx[0][index], hx[1][index]
         out = x.new_zeros(0, batch, self.hidden_size)
+        reverse = index % directions == 1
         for t in range(steps):
-            gates = F.linear(x[t], w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+            gates = F.linear(x[steps - 1 - t] if reverse else x[t], w_ih, b_ih) + F.linear(
+                h, w_hh, b_hh
+            )
             i, f, g, o = gates.chunk(4, 1)
             c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
             h = torch.sigmoid(o) * torch.tanh(c)
-            out = torch.cat([out, h.unsqueeze(0)], 0)
+            new = h.unsqueeze(0)
+            out = torch.cat([new, out], 0) if reverse else torch.cat([out, new], 0)
         h_n = torch.cat([h_n, h.unsqueeze(0)], 0)
         c_n = torch.cat([c_n, c.unsqueeze(0)], 0)
-        x = out
+        if reverse:
+            x = torch.cat([forward_out, out], 2)
+        elif directions == 1:
+            x = out
+        else:
+            forward_out = out
     return (x.transpose(0, 1) if self.batch_first else x), (h_n, c_n)
 
 
-def _gru(self, input, hx: Tensor | None = None):
-    """nn.GRU (unidirectional): `(output, h_n)` as torch returns them."""
-    x = input.transpose(0, 1) if self.batch_first else input
-    steps, batch = x.shape[0], x.shape[1]
-    h_n = x.new_zeros(0, batch, self.hidden_size)
-    for layer, names in enumerate(self._all_weights):  # unrolled while scripting
-        w_ih, w_hh = getattr(self, names[0]), getattr(self, names[1])
-        b_ih = getattr(self, names[2]) if self.bias else None
-        b_hh = getattr(self, names[3]) if self.bias else None
-        h = x.new_zeros(batch, self.hidden_size) if hx is None else hx[layer]
-        out = x.new_zeros(0, batch, self.hidden_size)
-        for t in range(steps):
-            h = gru_step(x[t], h, w_ih, w_hh, b_ih, b_hh)
-            out = torch.cat([out, h.unsqueeze(0)], 0)
-        h_n = torch.cat([h_n, h.unsqueeze(0)], 0)
-        x = out
-    return (x.transpose(0, 1) if self.batch_first else x), h_n
+def _single_state_rule(step: Callable[..., Any]) -> Callable[..., Any]:
+    """The rule of nn.GRU / nn.RNN for its step (`gru_step`, `rnn_tanh_step`, ...)."""
+
+    def recurrent(self, input, hx: Tensor | None = None):
+        """Each layer and direction a loop over time (as nn.LSTM's): `(output, h_n)`."""
+        x = input.transpose(0, 1) if self.batch_first else input
+        steps, batch = x.shape[0], x.shape[1]
+        directions = 2 if self.bidirectional else 1
+        h_n = x.new_zeros(0, batch, self.hidden_size)
+        forward_out = x
+        for index, names in enumerate(self._all_weights):  # unrolled
+            w_ih, w_hh = getattr(self, names[0]), getattr(self, names[1])
+            b_ih = getattr(self, names[2]) if self.bias else None
+            b_hh = getattr(self, names[3]) if self.bias else None
+            h = x.new_zeros(batch, self.hidden_size) if hx is None else hx[index]
+            out = x.new_zeros(0, batch, self.hidden_size)
+            reverse = index % directions == 1
+            for t in range(steps):
+                h = step(x[steps - 1 - t] if reverse else x[t], h, w_ih, w_hh, b_ih, b_hh)
+                new = h.unsqueeze(0)
+                out = torch.cat([new, out], 0) if reverse else torch.cat([out, new], 0)
+            h_n = torch.cat([h_n, h.unsqueeze(0)], 0)
+            if reverse:
+                x = torch.cat([forward_out, out], 2)
+            elif directions == 1:
+                x = out
+            else:
+                forward_out = out
+        return (x.transpose(0, 1) if self.batch_first else x), h_n
+
+    return recurrent
+
+
+def _step_of(layer: Any) -> Callable[..., Any]:
+    """The step an nn.GRU / nn.RNN runs."""
+    if type(layer).__name__ == "GRU":
+        return gru_step
+    return rnn_tanh_step if layer.nonlinearity == "tanh" else rnn_relu_step
 
 
 def _gru_cell(self, input, hx: Tensor | None = None):
@@ -352,10 +385,8 @@ def _inference_norm(m: Any) -> str:
 
 
 def _plain_recurrent(m: Any) -> str:
-    """nn.LSTM / nn.GRU as the rules run them: one direction, no projection, batched input,
-    no dropout between layers (it applies in training only)."""
-    if m.bidirectional:
-        return "bidirectional=True is not supported"
+    """nn.LSTM / GRU / RNN as the rules run them: no projection, batched input, no dropout
+    between layers (it applies in training only)."""
     if getattr(m, "proj_size", 0):
         return "proj_size is not supported"
     if m.training and m.dropout and m.num_layers > 1:
@@ -415,8 +446,13 @@ RULES: dict[str, LeafRule] = {
     "LSTMCell": LeafRule(_lstm_cell),
     "RNNCell": LeafRule(_rnn_cell),
     "GRUCell": LeafRule(_gru_cell),
-    "LSTM": LeafRule(_lstm, _plain_recurrent, "use a single-direction LSTM in eval mode"),
-    "GRU": LeafRule(_gru, _plain_recurrent, "use a single-direction GRU in eval mode"),
+    "LSTM": LeafRule(_lstm, _plain_recurrent, "use an LSTM without proj_size, in eval mode"),
+    "GRU": LeafRule(
+        _single_state_rule, _plain_recurrent, "call .eval() on the model first", _step_of
+    ),
+    "RNN": LeafRule(
+        _single_state_rule, _plain_recurrent, "call .eval() on the model first", _step_of
+    ),
 }
 
 

@@ -1,10 +1,11 @@
-"""`torch.lstm`, `torch.gru`, `torch.lstm_cell`, `torch.gru_cell`: the fused functions that the
-`forward`s of `torch.nn.LSTM` / `GRU` / `LSTMCell` / `GRUCell` call (`_VF.lstm`, ...), written
-with registered ops so that tracing those layers records them (a loop over time unrolls in a
-trace; scripting the layers goes through `frontend/leaf_modules.py` instead).
+"""`torch.lstm`, `torch.gru`, `torch.rnn_tanh`, `torch.rnn_relu` and their `*_cell`s: the fused
+functions that the `forward`s of `torch.nn.LSTM` / `GRU` / `RNN` / `LSTMCell` / `GRUCell` /
+`RNNCell` call (`_VF.lstm`, ...), written with registered ops so that tracing those layers
+records them (a loop over time unrolls in a trace; scripting the layers goes through
+`frontend/leaf_modules.py` instead, which calls the steps written here).
 
-Same arguments and results as PyTorch's; one direction, no projection, and no dropout between
-layers in training (each an error naming the layer's setting).
+Same arguments and results as PyTorch's, one or two directions; no projection, and no dropout
+between layers in training (each an error naming the layer's setting).
 """
 
 from __future__ import annotations
@@ -41,60 +42,117 @@ def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
     return gru_step(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
+def rnn_tanh_step(x: Tensor, h: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None,
+                  b_hh: Tensor | None) -> Tensor:  # fmt: skip
+    """One Elman RNN step (tanh): `tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`. Scripted too."""
+    return torch.tanh(F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh))
+
+
+def rnn_relu_step(x: Tensor, h: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None,
+                  b_hh: Tensor | None) -> Tensor:  # fmt: skip
+    """One Elman RNN step (relu). Scripted too."""
+    return torch.relu(F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh))
+
+
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
+                  b_ih: Any = None, b_hh: Any = None) -> Tensor:  # fmt: skip
+    return rnn_tanh_step(input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
+                  b_ih: Any = None, b_hh: Any = None) -> Tensor:  # fmt: skip
+    return rnn_relu_step(input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
 def lstm(input: Tensor, hx: Sequence[Tensor], params: Sequence[Tensor], has_biases: bool,
          num_layers: int, dropout: float, train: bool, bidirectional: bool,
          batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
     """`_VF.lstm`: (output, h_n, c_n) of a stack of LSTM layers over `input`."""
-    _check("lstm", params, has_biases, num_layers, dropout, train, bidirectional)
-    seq = input.transpose(0, 1) if batch_first else input
-    h_last, c_last = [], []
-    for layer, weights in enumerate(_layers(params, has_biases, num_layers)):
-        h, c = hx[0][layer], hx[1][layer]
-        outputs = []
-        for t in range(seq.shape[0]):
-            h, c = lstm_step(seq[t], h, c, *weights)
-            outputs.append(h)
-        seq = torch.stack(outputs, 0)
-        h_last.append(h)
-        c_last.append(c)
-    output = seq.transpose(0, 1) if batch_first else seq
-    return output, torch.stack(h_last, 0), torch.stack(c_last, 0)
+    directions = _check("lstm", params, has_biases, num_layers, dropout, train, bidirectional)
+
+    def step(x: Tensor, state: Any, weights: list[Any]) -> Any:
+        return lstm_step(x, state[0], state[1], *weights)
+
+    states = [(hx[0][i], hx[1][i]) for i in range(num_layers * directions)]
+    output, last = _stack(input, states, params, has_biases, directions, batch_first, step,
+                          lambda state: state[0])  # fmt: skip
+    return output, torch.stack([s[0] for s in last], 0), torch.stack([s[1] for s in last], 0)
 
 
 def gru(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool,
         num_layers: int, dropout: float, train: bool, bidirectional: bool,
         batch_first: bool) -> tuple[Tensor, Tensor]:  # fmt: skip
     """`_VF.gru`: (output, h_n) of a stack of GRU layers over `input`."""
-    _check("gru", params, has_biases, num_layers, dropout, train, bidirectional)
+    directions = _check("gru", params, has_biases, num_layers, dropout, train, bidirectional)
+    return _single_state(gru_step, input, hx, params, has_biases, num_layers * directions,
+                         directions, batch_first)  # fmt: skip
+
+
+def rnn_tanh(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool,
+             num_layers: int, dropout: float, train: bool, bidirectional: bool,
+             batch_first: bool) -> tuple[Tensor, Tensor]:  # fmt: skip
+    """`_VF.rnn_tanh`: (output, h_n) of a stack of Elman RNN layers (tanh)."""
+    directions = _check("rnn_tanh", params, has_biases, num_layers, dropout, train, bidirectional)
+    return _single_state(rnn_tanh_step, input, hx, params, has_biases, num_layers * directions,
+                         directions, batch_first)  # fmt: skip
+
+
+def rnn_relu(input: Tensor, hx: Tensor, params: Sequence[Tensor], has_biases: bool,
+             num_layers: int, dropout: float, train: bool, bidirectional: bool,
+             batch_first: bool) -> tuple[Tensor, Tensor]:  # fmt: skip
+    """`_VF.rnn_relu`: (output, h_n) of a stack of Elman RNN layers (relu)."""
+    directions = _check("rnn_relu", params, has_biases, num_layers, dropout, train, bidirectional)
+    return _single_state(rnn_relu_step, input, hx, params, has_biases, num_layers * directions,
+                         directions, batch_first)  # fmt: skip
+
+
+def _single_state(cell: Any, input: Tensor, hx: Tensor, params: Sequence[Tensor],
+                  has_biases: bool, count: int, directions: int,
+                  batch_first: bool) -> tuple[Tensor, Tensor]:  # fmt: skip
+    """GRU / RNN stacks, whose state is one tensor per layer and direction."""
+
+    def step(x: Tensor, h: Tensor, weights: list[Any]) -> Tensor:
+        return cell(x, h, *weights)
+
+    states = [hx[i] for i in range(count)]
+    output, last = _stack(input, states, params, has_biases, directions, batch_first, step,
+                          lambda h: h)  # fmt: skip
+    return output, torch.stack(last, 0)
+
+
+def _stack(input: Tensor, states: list[Any], params: Sequence[Tensor], has_biases: bool,
+           directions: int, batch_first: bool, step: Any,
+           hidden_of: Any) -> tuple[Tensor, list[Any]]:  # fmt: skip
+    """Run each layer and direction over time (the reverse direction from the last step),
+    the directions' outputs concatenated as the next layer's input: (output, last states)."""
     seq = input.transpose(0, 1) if batch_first else input
-    h_last = []
-    for layer, weights in enumerate(_layers(params, has_biases, num_layers)):
-        h = hx[layer]
-        outputs = []
-        for t in range(seq.shape[0]):
-            h = gru_step(seq[t], h, *weights)
-            outputs.append(h)
-        seq = torch.stack(outputs, 0)
-        h_last.append(h)
-    output = seq.transpose(0, 1) if batch_first else seq
-    return output, torch.stack(h_last, 0)
-
-
-def _layers(params: Sequence[Tensor], has_biases: bool, num_layers: int) -> list[list[Any]]:
-    """(w_ih, w_hh, b_ih, b_hh) of each layer (biases None without them)."""
+    steps = seq.shape[0]
     stride = 4 if has_biases else 2
-    layers = []
-    for layer in range(num_layers):
-        weights = list(params[layer * stride : (layer + 1) * stride])
-        layers.append(weights if has_biases else [*weights, None, None])
-    return layers
+    last = []
+    for layer in range(len(states) // directions):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            weights = list(params[index * stride : (index + 1) * stride])
+            weights += [] if has_biases else [None, None]
+            state = states[index]
+            hiddens: list[Any] = [None] * steps
+            order = range(steps) if direction == 0 else range(steps - 1, -1, -1)
+            for t in order:
+                state = step(seq[t], state, weights)
+                hiddens[t] = hidden_of(state)
+            outputs.append(torch.stack(hiddens, 0))
+            last.append(state)
+        seq = outputs[0] if directions == 1 else torch.cat(outputs, 2)
+    return (seq.transpose(0, 1) if batch_first else seq), last
 
 
 def _check(name: str, params: Sequence[Tensor], has_biases: bool, num_layers: int,
-           dropout: float, train: bool, bidirectional: bool) -> None:  # fmt: skip
-    if bidirectional:
-        raise NotImplementedError(f"torch.{name}: bidirectional=True is not supported")
-    if len(params) != num_layers * (4 if has_biases else 2):
+           dropout: float, train: bool, bidirectional: bool) -> int:  # fmt: skip
+    """The number of directions; refuses projections and dropout between layers."""
+    directions = 2 if bidirectional else 1
+    if len(params) != num_layers * directions * (4 if has_biases else 2):
         raise NotImplementedError(f"torch.{name}: proj_size is not supported")
     if train and dropout and num_layers > 1:
         raise NotImplementedError(f"torch.{name}: dropout between layers in training mode")
+    return directions

@@ -135,3 +135,28 @@ def test_scripted_transformer_decoder_layer() -> None:
 def test_a_transformer_layer_in_training_mode_is_a_clear_error() -> None:
     with pytest.raises(ScriptError, match="training mode"):
         frontend.script(nn.TransformerEncoderLayer(8, 2, 16))
+
+
+# ---- recurrent layers: both directions, Elman RNNs ----
+
+SEQ = torch.randn(3, 2, 4)  # (time, batch, features)
+RECURRENT = [
+    ("lstm_bidirectional", lambda: nn.LSTM(4, 5, bidirectional=True)),
+    ("gru_bidirectional_batch_first", lambda: nn.GRU(4, 5, batch_first=True, bidirectional=True)),
+    ("rnn_relu_bidirectional", lambda: nn.RNN(4, 5, nonlinearity="relu", bidirectional=True)),
+    ("rnn_tanh_no_bias", lambda: nn.RNN(4, 5, bias=False)),
+]
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+@pytest.mark.parametrize(("name", "make"), RECURRENT, ids=[n for n, _ in RECURRENT])
+def test_recurrent_layers_both_ways(kind, name, make) -> None:
+    torch.manual_seed(5)
+    model = make().eval()
+    check(capture(kind, model, SEQ), model, SEQ)
+
+
+def test_scripted_bidirectional_gru_with_initial_state() -> None:
+    torch.manual_seed(6)
+    model = nn.GRU(4, 5, num_layers=2, bidirectional=True).eval()
+    check(frontend.script(model), model, SEQ, torch.randn(4, 2, 5))

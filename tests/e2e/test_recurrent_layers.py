@@ -84,11 +84,13 @@ def test_cells_from_torch(kind, cell) -> None:
     check(capture(kind, cell, x), cell, x)
 
 
-def test_a_bidirectional_lstm_is_a_clear_error() -> None:
-    model = nn.LSTM(4, 5, bidirectional=True).eval()
-    with pytest.raises(ScriptError, match="bidirectional=True is not supported"):
+def test_unsupported_recurrent_settings_are_clear_errors() -> None:
+    with pytest.raises(ScriptError, match="proj_size is not supported"):
+        frontend.script(nn.LSTM(4, 5, proj_size=3).eval())
+    model = nn.LSTM(4, 5, num_layers=2, dropout=0.5)  # training mode
+    with pytest.raises(ScriptError, match="training mode with dropout between layers"):
         frontend.script(model)
-    with pytest.raises(TraceError, match="bidirectional=True is not supported"):
+    with pytest.raises(TraceError, match="dropout between layers in training mode"):
         frontend.trace(model, (SEQ,))
 
 
