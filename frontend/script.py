@@ -63,6 +63,7 @@ from frontend.script_tensor_methods import (
     tensor_literal,
 )
 from frontend.script_values import ShapeValue, Unusable, ValuesMixin
+from frontend.torch_jit_api import NOT_JIT_API, is_ignored, jit_api_value
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
 
@@ -485,10 +486,8 @@ class FunctionScripter(
     def function_call(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        if obj is builtins.print:
-            return self.builtin_print(node, args)
-        builtin = self.builtin_call(node, obj, args)
-        if builtin is not None:
+        builtin = self.python_builtin_call(node, obj, args)
+        if builtin is not NOT_JIT_API:
             return builtin
         if obj is builtins.abs and len(args) == 1 and kind_of(args[0]) == "Tensor":
             return self.emit(node, ops_for_operator("abs"), args, kwargs)[0]
@@ -501,7 +500,7 @@ class FunctionScripter(
         candidates = ops_for_object(obj)
         if candidates:
             return self.result(self.emit(node, candidates, args, kwargs))
-        if getattr(obj, "__tsjit_ignore__", False):
+        if is_ignored(obj):
             return self.call_python(node, obj, args, kwargs)
         twin = frontend_twin(obj)
         if twin is not None:  # F.embedding: frontend.torch's Python, its errors at this call
@@ -522,6 +521,17 @@ class FunctionScripter(
             "defined in a .py file"
         )
         raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
+
+    def python_builtin_call(self, node: ast.Call, obj: Any, args: list[Value]) -> Value:
+        """`print`, `torch.jit` helpers, `len`/`int`/... (`builtin_call`); NOT_JIT_API for
+        other functions."""
+        if obj is builtins.print:
+            return self.builtin_print(node, args)
+        jit_value = jit_api_value(obj, args)
+        if jit_value is not NOT_JIT_API:
+            return jit_value
+        builtin = self.builtin_call(node, obj, args)
+        return NOT_JIT_API if builtin is None else builtin
 
     def math_call(
         self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
@@ -600,7 +610,7 @@ def scriptable_function(obj: Any) -> Callable[..., Any] | None:
     if isinstance(obj, ScriptFunction):
         return obj.python_fn
     if inspect.isfunction(obj):
-        if getattr(obj, "__tsjit_ignore__", False):
+        if is_ignored(obj):
             return None
         return obj
     return None

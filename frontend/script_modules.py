@@ -25,6 +25,7 @@ from dialects.torch.types import ValueTensorType
 from frontend.builder import IRBuilder, Value
 from frontend.errors import ScriptError
 from frontend.script_calls import Callee
+from frontend.torch_jit_api import is_ignored
 
 if TYPE_CHECKING:
     from frontend.script_calls import Compilation
@@ -218,7 +219,7 @@ class ModulesMixin:
         self, node: ast.Call, method: MethodValue, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         fn = getattr(type(method.module.obj), method.name)
-        if getattr(fn, "__tsjit_ignore__", False):  # stays Python, bound to its module
+        if is_ignored(fn):  # stays Python, bound to its module
             return self.call_python(node, getattr(method.module.obj, method.name), args, kwargs)
         name = f"{method.module.type_name}.{method.name}"
         return self.call_scripted(node, Callee(fn, name, method.module), args, kwargs)

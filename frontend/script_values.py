@@ -363,6 +363,8 @@ class ValuesMixin:
         from frontend.script_modules import ModuleValue
 
         base = self.expr(node.value)
+        if is_python_object(base):  # `List[Tensor]` in `torch.jit.annotate(List[Tensor], [])`
+            return python_subscript(self, node, base)
         if isinstance(base, ModuleValue):
             return self.module_index(node, base, self.expr(node.slice))
         if isinstance(base, ShapeValue):
@@ -518,4 +520,19 @@ def print_values(*values: Any, sep: str = " ", end: str = "\n") -> None:
         for v in values
     ]
     print(*shown, sep=sep, end=end)
+
+
+def is_python_object(value: Value) -> bool:
+    return type(value).__name__ == "PyObject"
+
+
+def python_subscript(s: Any, node: ast.Subscript, base: Any) -> Any:
+    """`base[index]` of a Python object (a typing construct), evaluated in Python."""
+    index = s.expr(node.slice)
+    items = index if isinstance(index, tuple) else (index,)
+    plain = tuple(i.obj if is_python_object(i) else i for i in items)
+    try:
+        return type(base)(base.obj[plain if isinstance(index, tuple) else plain[0]])
+    except Exception as err:
+        raise s.error(node, f"cannot index {base.obj!r}: {err}") from None
 
