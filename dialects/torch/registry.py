@@ -26,6 +26,7 @@ from dialects.torch.ops import (
     normalization,
     norms,
     padding,
+    patches,
     pieces,
     pixel_shuffle,
     pooling,
@@ -90,6 +91,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *stacking.OPS,
     *pixel_shuffle.OPS,
     *scaled_products.OPS,
+    *patches.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -49,6 +49,7 @@ from lowering.torch_to_linalg import (
     normalization,
     norms,
     padding,
+    patches,
     pooling,
     ranges,
     reduction,
@@ -86,6 +87,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *diagonals.PATTERNS,
     *ranges.PATTERNS,
     *scatter_index.PATTERNS,
+    *patches.PATTERNS,
 )
 
 
