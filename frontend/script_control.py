@@ -66,7 +66,14 @@ class FunctionFrame:
             raise s.error(node, f"`{type(node).__name__.lower()}` outside a loop")
         if node.value is None:
             raise s.error(node, "a scripted function must return a value")
-        values, structure = flatten_tuples(s.expr(node.value))
+        returned = s.expr(node.value)
+        if type(returned).__name__ == "GrownList":
+            raise s.error(
+                node.value,
+                "a list grown in a loop decided at run time cannot be returned",
+                "return torch.stack(...) or torch.cat(...) of it",
+            )
+        values, structure = flatten_tuples(returned)
         if self.first_return is None:
             self.structure, self.first_return = structure, node
         elif structure != self.structure:
@@ -96,9 +103,14 @@ class FunctionFrame:
         )
 
 
+class ListShape(tuple):  # type: ignore[type-arg]
+    """The structure of a returned Python list (a tuple of its items' structures)."""
+
+
 def flatten_tuples(value: Value) -> tuple[list[Value], Any]:
-    """A value's leaves and its tuple structure: None for a leaf, else a tuple of structures."""
-    if not isinstance(value, tuple):
+    """A value's leaves and its tuple structure: None for a leaf, else a tuple of structures
+    (a `ListShape` for a list: `return [a, b]` gives the caller a list)."""
+    if not isinstance(value, tuple | list):
         return [value], None
     leaves: list[Value] = []
     structure = []
@@ -106,7 +118,7 @@ def flatten_tuples(value: Value) -> tuple[list[Value], Any]:
         sub, shape = flatten_tuples(item)
         leaves += sub
         structure.append(shape)
-    return leaves, tuple(structure)
+    return leaves, ListShape(structure) if isinstance(value, list) else tuple(structure)
 
 
 def _count(structure: Any) -> int:
@@ -118,7 +130,10 @@ def regroup_tuples(values: list[Any], structure: Any) -> Any:
     it = iter(values)
 
     def build(shape: Any) -> Any:
-        return next(it) if shape is None else tuple(build(s) for s in shape)
+        if shape is None:
+            return next(it)
+        items = [build(s) for s in shape]
+        return items if isinstance(shape, ListShape) else tuple(items)
 
     return build(structure)
 

@@ -27,6 +27,7 @@ from xdsl.parser import Parser
 from frontend.errors import LoadError
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule
+from frontend.script_control import ListShape
 from frontend.script_modules import resolve_path, tensor_array
 
 FORMAT = "tsjit"
@@ -119,12 +120,17 @@ def _is_custom(name: str) -> bool:
 
 
 def _structure_to_json(structure: Any) -> Any:
-    return None if structure is None else [_structure_to_json(s) for s in structure]
+    if structure is None:
+        return None
+    items = [_structure_to_json(s) for s in structure]
+    return {"list": items} if isinstance(structure, ListShape) else items
 
 
 def _structure_from_json(data: Any) -> Any:
     if data is None:
         return None
+    if isinstance(data, dict) and set(data) == {"list"} and isinstance(data["list"], list):
+        return ListShape(_structure_from_json(d) for d in data["list"])
     if not isinstance(data, list):
         raise LoadError(f"manifest: bad result structure {data!r}")
     return tuple(_structure_from_json(d) for d in data)

@@ -50,8 +50,13 @@ def comprehensions(x):
 def append_in_a_runtime_loop(x):
     outs = []
     for i in range(x.shape[0]):
-        outs.append(x[i])
+        if i > 0:
+            outs.append(x[i])
     return torch.stack(outs)
+
+
+def returns_a_list(x):
+    return [x, (x * 2, x + 1)]
 
 
 def in_place_updates(x):
@@ -128,10 +133,18 @@ def test_an_assert_that_fails_while_scripting_is_an_error() -> None:
         frontend.script(failing_assert)
 
 
-def test_append_in_a_loop_decided_at_run_time_is_an_error() -> None:
-    with pytest.raises(ScriptError, match="append\\(\\) to a list inside a loop") as info:
+def test_append_under_a_run_time_condition_is_an_error() -> None:
+    with pytest.raises(ScriptError, match="append\\(\\) to a list inside a branch") as info:
         frontend.script(append_in_a_runtime_loop)
-    assert "torch.cat" in str(info.value)
+    assert "once per iteration" in str(info.value)
+
+
+def test_a_returned_list_is_a_list_of_tensors() -> None:
+    x = torch.ones(2)
+    result = frontend.script(returns_a_list)(x)
+    assert isinstance(result, list) and isinstance(result[1], tuple)
+    assert all(isinstance(t, torch.Tensor) for t in (result[0], *result[1]))
+    np.testing.assert_allclose(result[1][0].numpy(), [2.0, 2.0])
 
 
 @pytest.mark.parametrize(
