@@ -63,6 +63,8 @@ def sort_kernel(x, outer, n, inner, descending, k, values, indices):  # type: ig
     rows = _rows(x, outer, n, inner)
     if k < 0:
         k = n
+    if k > n:  # a row size known only at run time
+        raise ValueError("selected index k out of range")
     out_values = values.reshape((outer, k, inner))
     out_indices = indices.reshape((outer, k, inner))
     row = np.empty(n, rows.dtype)
@@ -85,6 +87,8 @@ def kth_kernel(x, outer, n, inner, k, median, values, indices):  # type: ignore[
     rows = _rows(x, outer, n, inner)
     if median != 0:
         k = (n - 1) // 2
+    elif not 0 <= k < n:  # a row size known only at run time
+        raise ValueError("kthvalue(): selected number k out of range")
     out_values = values.reshape((outer, 1, inner))
     out_indices = indices.reshape((outer, 1, inner))
     row = np.empty(n, rows.dtype)
