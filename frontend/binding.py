@@ -74,11 +74,15 @@ def _packed_sizes(
     positional: Sequence[Argument], args: Sequence[Any], kind_of: KindOf
 ) -> Sequence[Any]:
     """Sizes may come unpacked, as in PyTorch (`x.view(2, 3)`, `torch.zeros(n, 4)`): ints beyond
-    the positional arguments fill a last positional `int[]` as one list."""
-    if len(args) <= len(positional) or not positional or positional[-1].type != "int[]":
+    the positional arguments fill a last positional `int[]` as one list; so do tensors for a
+    last `Tensor[]` (`torch.meshgrid(a, b)`)."""
+    if len(args) < len(positional) or not positional:
+        return args
+    element = {"int[]": "int", "Tensor[]": "Tensor"}.get(positional[-1].type)
+    if len(args) == len(positional) and element != "Tensor":  # one int is an `int[]` already
         return args
     first = len(positional) - 1
-    if not all(kind_of(v) == "int" for v in args[first:]):
+    if element is None or not all(kind_of(v) == element for v in args[first:]):
         return args
     return [*args[:first], list(args[first:])]
 

@@ -58,8 +58,8 @@ def eager_kind(value: Any) -> str:
     if scalar is not None:
         return scalar
     if isinstance(value, list | tuple):
-        if value and all(_is_tensor(v) for v in value):
-            return "list[Tensor]"
+        if any(_is_tensor(v) for v in value) and all(_is_tensor(v) or v is None for v in value):
+            return "list[Tensor]"  # None entries: ATen's `Tensor?[]` (`x[:, index]`)
         return "list[int]" if all(isinstance(v, int | np.integer) for v in value) else "list[?]"
     return type(value).__name__
 

@@ -1,6 +1,6 @@
 """`x[key]` as registry ops, like the script frontend spells it: an int is `aten.select.int`, a
-slice `aten.slice.Tensor`, `None` `aten.unsqueeze`, `...` skips dims; a 1-D integer index
-tensor along one dim is `aten.index_select` when that op is registered."""
+slice `aten.slice.Tensor`, `None` `aten.unsqueeze`, `...` skips dims; an integer index tensor
+along one dim is `aten.index.Tensor` (picked after the other items, as in PyTorch)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from frontend.torch.tensor import Tensor
 
 SELECT = (BY_NAME["torch.aten.select.int"],)
 SLICE = (BY_NAME["torch.aten.slice.Tensor"],)
+INDEX = (BY_NAME["torch.aten.index.Tensor"],)
 
 
 def index(tensor: Tensor, key: Any) -> Tensor:
-    """PyTorch basic indexing; IndexError with torch's wording for bad keys."""
+    """PyTorch indexing by ints, slices, None, `...` and one integer index tensor (applied
+    last, so ints after it still select first); IndexError with torch's wording for bad keys."""
     items = list(key) if isinstance(key, tuple) else [key]
     ellipses = [i for i, item in enumerate(items) if item is Ellipsis]
     if len(ellipses) > 1:
@@ -26,26 +28,40 @@ def index(tensor: Tensor, key: Any) -> Tensor:
     consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
     if consumed > tensor.ndim:
         raise IndexError(f"too many indices for tensor of dimension {tensor.ndim} (got {consumed})")
+    tensors = [i for i, item in enumerate(items) if _is_index_tensor(item)]
+    if len(tensors) > 1:
+        raise NotImplementedError("indexing with more than one index tensor is not supported")
     split = ellipses[0] if ellipses else len(items)
-    value, dim = tensor, 0
-    for item in items[:split]:
-        value, kept = _index_one(value, item, dim)
+    value, dim, picked = tensor, 0, None
+    for i in range(split):
+        if i in tensors:
+            picked = dim
+        value, kept = _index_one(value, items[i], dim)
         dim += kept
     kept_after = 0  # after `...`, dims count from the end, rightmost first
-    for item in reversed(items[split + 1 :]):
-        value, kept = _index_one(value, item, -(kept_after + 1))
+    for i in reversed(range(split + 1, len(items))):
+        if i in tensors:
+            picked = -(kept_after + 1)
+        value, kept = _index_one(value, items[i], -(kept_after + 1))
         kept_after += kept
-    return value
+    if picked is None:
+        return value
+    return _index_select(value, items[tensors[0]], picked)
+
+
+def _is_index_tensor(item: Any) -> bool:
+    return isinstance(item, Tensor | np.ndarray | list) and np.ndim(_values(item)) > 0
 
 
 def _index_one(value: Tensor, item: Any, dim: int) -> tuple[Tensor, int]:
-    """Apply one index item at `dim`; also return how many dims it keeps (0 or 1)."""
+    """Apply one index item at `dim`; also return how many dims it keeps (0 or 1). An index
+    tensor keeps its dim here (`_index_select` applies it last)."""
     if isinstance(item, slice):
         return _slice(value, item, dim), 1
     if item is None:
         return _unsqueeze(value, dim), 1
-    if isinstance(item, Tensor | np.ndarray | list) and np.ndim(_values(item)) > 0:
-        return _index_select(value, item, dim), 1
+    if _is_index_tensor(item):
+        return value, 1
     try:
         position = operator.index(item)
     except TypeError:
@@ -79,16 +95,16 @@ def _unsqueeze(value: Tensor, dim: int) -> Tensor:
 
 
 def _index_select(value: Tensor, item: Any, dim: int) -> Tensor:
+    """`value[:, ..., item]` with an integer index tensor at `dim` (`aten.index.Tensor` with
+    None for the dims before it; negative indices count from the end)."""
     values = _values(item)
     if values.dtype == np.bool_:
         raise NotImplementedError("indexing with a boolean mask is not supported")
-    candidates = BY_PY_NAME.get("torch.index_select")
-    if values.ndim != 1 or candidates is None:
-        raise NotImplementedError(
-            "indexing with a tensor needs a 1-D integer index and the index_select op"
-        )
+    if values.dtype.kind not in "iu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     indices = item if isinstance(item, Tensor) else Tensor.wrap(np.asarray(values, np.int64))
-    return dispatch(candidates, (value, dim, indices), {})
+    position = dim % value.ndim
+    return dispatch(INDEX, (value, [None] * position + [indices]), {})
 
 
 def _values(item: Any) -> np.ndarray:  # type: ignore[type-arg]
