@@ -56,6 +56,7 @@ def activations(x):
         F.softsign(x), F.tanhshrink(x), F.threshold(x, 0.5, -3.0), F.softshrink(x),
         F.hardshrink(x, lambd=1.0), F.silu(x), F.leaky_relu(x, 0.2),
         torch.sigmoid(x), F.prelu(x, torch.tensor([0.25])), F.glu(x.reshape(3, 4), dim=1),
+        F.softmin(x.reshape(3, 4), 1),
     )  # fmt: skip
 
 

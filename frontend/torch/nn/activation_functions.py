@@ -1,12 +1,12 @@
 """`F.elu`, `F.selu`, `F.celu`, `F.hardtanh`, `F.relu6`, `F.hardswish`, `F.hardsigmoid`,
-`F.mish`, `F.silu`, `F.leaky_relu`, `F.threshold`, `F.softsign` and `F.tanhshrink` with
-PyTorch's Python signatures.
+`F.mish`, `F.silu`, `F.leaky_relu`, `F.threshold`, `F.softsign`, `F.tanhshrink` and
+`F.softmin` with PyTorch's Python signatures.
 
 These take arguments their ATen op does not (`inplace`; `F.elu(input, alpha, inplace)` against
-`aten::elu(self, alpha, scale, input_scale)`), or have no op at all (softsign, tanhshrink), so
-each is a Python function calling the registered ops (`torch.elu`, ...). Being Python functions
-of frontend.torch, they are also what a script of the PyTorch function runs (`frontend_twin`)
-and what a trace of it records.
+`aten::elu(self, alpha, scale, input_scale)`), or have no op at all (softsign, tanhshrink,
+softmin), so each is a Python function calling the registered ops (`torch.elu`, ...). Being
+Python functions of frontend.torch, they are also what a script of the PyTorch function runs
+(`frontend_twin`) and what a trace of it records.
 
 `inplace=True`: run as Python (frontend.torch, and traces, which record the update), the
 result is also written into `input`, as in PyTorch (`_writes_input_if_inplace`); a script runs
@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Optional
 
 import frontend.torch as _torch
 from frontend.torch.methods import write_back
@@ -116,7 +116,14 @@ def tanhshrink(input: Tensor) -> Tensor:
     return input - input.tanh()
 
 
+def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype=None) -> Tensor:  # noqa: UP045
+    """`softmax(-input, dim)`; `dim` is required (PyTorch's implicit choice is deprecated)."""
+    if dim is None:
+        raise ValueError("F.softmin: pass `dim` (the implicit dim choice is not supported)")
+    return _torch.softmax(-input, dim, dtype)
+
+
 __all__ = [
     "celu", "elu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "mish", "relu6",
-    "selu", "silu", "softsign", "tanhshrink", "threshold", "_threshold",
+    "selu", "silu", "softmin", "softsign", "tanhshrink", "threshold", "_threshold",
 ]  # fmt: skip

@@ -1,5 +1,5 @@
-"""Activation layers: `ReLU`, `Tanh`, `Sigmoid`, `GELU`, `Softmax`, `LogSoftmax`, and `ELU`,
-`SELU`, `CELU`, `LeakyReLU`, `ReLU6`, `Hardtanh`, `Hardswish`, `Hardsigmoid`, `Mish`, `SiLU`,
+"""Activation layers: `ReLU`, `Tanh`, `Sigmoid`, `GELU`, `Softmax`, `Softmin`, `LogSoftmax`, and
+`ELU`, `SELU`, `CELU`, `LeakyReLU`, `ReLU6`, `Hardtanh`, `Hardswish`, `Hardsigmoid`, `Mish`, `SiLU`,
 `Softplus`, `Softshrink`, `Hardshrink`, `Threshold`, `LogSigmoid`, `Softsign`, `Tanhshrink`,
 `GLU`, `PReLU`."""
 
@@ -56,6 +56,18 @@ class Softmax(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmin(Module):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
