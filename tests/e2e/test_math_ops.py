@@ -192,6 +192,10 @@ def prelu_mismatch(x):
     return F.prelu(x, torch.ones(3))
 
 
+def prelu_mixed_dtypes(x):
+    return F.prelu(x, torch.ones(5, dtype=torch.float64))
+
+
 def lerp_mixed(x):
     return torch.lerp(x, x.double(), 0.5)
 
@@ -214,7 +218,8 @@ def round_int_decimals(x):
 
 ERROR_CASES = [
     (frac_of_int, torch.arange(4)), (glu_of_odd, torch.ones(2, 5)),
-    (prelu_mismatch, torch.ones(2, 5)), (lerp_mixed, torch.ones(3)),
+    (prelu_mismatch, torch.ones(2, 5)), (prelu_mixed_dtypes, torch.ones(2, 5)),
+    (lerp_mixed, torch.ones(3)),
     (addcdiv_ints, torch.arange(3)), (hardtanh_bool, torch.ones(3)),
     (round_int_decimals, torch.arange(3)), (softshrink_negative, torch.ones(3)),
 ]  # fmt: skip

@@ -398,6 +398,11 @@ class AtenPreluOp(TorchOp):
     def infer(cls, *args: Any) -> list[Attribute]:
         x, weight = args
         _float_input("prelu_cpu", x)
+        if None not in (x.dtype, weight.dtype) and x.dtype != weight.dtype:
+            raise TypeError(
+                "prelu: Type promoting not supported. Got "
+                f"{TORCH_TYPE_NAMES[x.dtype.name]} and {TORCH_TYPE_NAMES[weight.dtype.name]}"
+            )
         if weight.rank is not None and weight.rank > 1:
             raise ShapeError(
                 f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = "
