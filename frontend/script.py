@@ -8,6 +8,7 @@ import inspect
 import math
 import textwrap
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from xdsl.dialects import func
@@ -16,6 +17,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.dtypes import DType
 from dialects.torch.meta import ShapeError
+from dialects.torch.ops.casts import PrimDtypeOp
 from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.ops.scalar import (
     AtenCeilFloatOp,
@@ -522,6 +524,26 @@ class FunctionScripter(
         )
         raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
 
+    def in_dtype_of(
+        self,
+        node: ast.AST,
+        candidates: Any,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        source: SSAValue,
+    ) -> list[SSAValue]:
+        """A call given `dtype=y.dtype` while `y`'s dtype is unknown: the call without it,
+        then `type_as(y)` (`x.to(y.dtype)` is `x.type_as(y)`)."""
+        is_code = partial(is_dtype_code_of, source)
+        args = [a for a in args if not is_code(a)]
+        kwargs = {k: v for k, v in kwargs.items() if not is_code(v)}
+        if {c.name for c in candidates} & {"torch.aten.to.dtype"} and len(args) == 1:
+            results = [args[0]]
+        else:
+            results = self.emit(node, candidates, args, kwargs)
+        type_as = ops_for_method("type_as")
+        return [self.emit(node, type_as, [r, source], {})[0] for r in results]
+
     def python_builtin_call(self, node: ast.Call, obj: Any, args: list[Value]) -> Value:
         """`print`, `torch.jit` helpers, `len`/`int`/... (`builtin_call`); NOT_JIT_API for
         other functions."""
@@ -588,6 +610,9 @@ class FunctionScripter(
     ) -> list[SSAValue]:
         if any(isinstance(a, GrownList) for a in (*args, *kwargs.values())):
             return self.grown_list_call(node, candidates, args, kwargs)
+        source = dtype_source(candidates, args, kwargs)
+        if source is not None:
+            return self.in_dtype_of(node, candidates, args, kwargs, source)
         args = [self.shape_value(node, a) if isinstance(a, ShapeValue) else a for a in args]
         kwargs = {
             k: self.shape_value(node, v) if isinstance(v, ShapeValue) else v
@@ -640,3 +665,25 @@ _EXPRESSION_HINTS: dict[type[ast.expr], str] = {
     ast.GeneratorExp: "write the loop out explicitly",
     ast.JoinedStr: "strings are not supported in compiled code",
 }
+
+
+def is_dtype_code_of(source: SSAValue, value: Value) -> bool:
+    """`value` is `source.dtype` as a run-time code (`torch.prim.dtype`)."""
+    return (
+        isinstance(value, SSAValue)
+        and isinstance(value.owner, PrimDtypeOp)
+        and value.owner.a is source
+    )
+
+
+def dtype_source(candidates: Any, args: list[Value], kwargs: dict[str, Value]) -> SSAValue | None:
+    """The tensor whose run-time dtype code (`y.dtype`) a call takes as its `dtype=` argument
+    (or as the dtype of `x.to(y.dtype)`)."""
+    values = [kwargs.get("dtype")]
+    if any(c.name == "torch.aten.to.dtype" for c in candidates) and len(args) > 1:
+        values.append(args[1])
+    for value in values:
+        if isinstance(value, SSAValue) and isinstance(value.owner, PrimDtypeOp):
+            return value.owner.a
+    return None
+

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import SSAValue
 
+from dialects.torch.dtypes import DType
 from dialects.torch.registry import BY_PY_NAME
 from frontend.builder import Value, kind_of
 from frontend.errors import ScriptError
@@ -116,6 +117,9 @@ class OperatorsMixin:
             )
         name, swapped, python_fn = _COMPARES[type(node.ops[0])]
         lhs, rhs = self.expr(node.left), self.expr(node.comparators[0])
+        if isinstance(lhs, DType) and isinstance(rhs, DType):  # x.dtype of a known x
+            return python_fn(lhs, rhs)  # type: ignore[no-any-return]
+        lhs, rhs = (v.scalar_type if isinstance(v, DType) else v for v in (lhs, rhs))  # codes
         if _is_constant(lhs) and _is_constant(rhs):
             return self.fold(node, python_fn, lhs, rhs)
         if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":

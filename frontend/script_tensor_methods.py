@@ -21,6 +21,7 @@ import numpy as np
 from xdsl.ir import SSAValue
 
 from dialects.torch.dtypes import DType
+from dialects.torch.ops.casts import PrimDtypeOp
 from dialects.torch.ops.prim import ValueTensorLiteralOp
 from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import ValueTensorType
@@ -125,6 +126,11 @@ class TensorMethodsMixin:
     def special_tensor_attribute(self: Any, node: ast.Attribute, tensor: Value) -> Any:
         if node.attr == "device":
             return CPU
+        if node.attr == "dtype":  # the DType when known now, else its code at run time
+            known = known_tensor_type(tensor)
+            if known is not None and known.element is not None:
+                return known.element
+            return self.emit(node, (PrimDtypeOp,), [tensor], {})[0]
         if node.attr == "T":
             known = known_tensor_type(tensor)
             rank = known.rank if known is not None else None

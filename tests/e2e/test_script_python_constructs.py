@@ -259,3 +259,21 @@ def test_layer_norm_of_a_size_known_at_run_time() -> None:
     expected = layer_norm_of_the_last_size(torch.from_numpy(X)).numpy()
     actual = frontend.script(layer_norm_of_the_last_size)(X)
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+
+
+def follows_the_dtype(x, y):
+    z = torch.zeros(3, dtype=x.dtype)
+    w = y.to(x.dtype)
+    if x.dtype == torch.float32:
+        return x.sum() + z.sum() + w.sum(), torch.ones_like(y, dtype=x.dtype)
+    return x.sum() * 0, torch.ones_like(y, dtype=x.dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_the_dtype_attribute(dtype) -> None:
+    x, y = torch.ones(3, dtype=dtype), torch.arange(3)
+    scripted = frontend.script(follows_the_dtype)
+    for got, expected in zip(scripted(x, y), follows_the_dtype(x, y)):
+        assert got.dtype == expected.dtype
+        np.testing.assert_allclose(got.numpy(), expected.numpy())
+    assert "torch.prim.dtype" in str(scripted.graph)

@@ -16,7 +16,16 @@ from typing import Any, ClassVar
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.dtypes import BOOL, FLOAT32, FLOAT64, INT32, INT64, DType, dtype_of_code
+from dialects.torch.dtypes import (
+    BOOL,
+    FLOAT32,
+    FLOAT64,
+    INT32,
+    INT64,
+    DType,
+    dtype_of_code,
+    dtype_of_numpy,
+)
 from dialects.torch.families import ElementwiseOp
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
@@ -159,7 +168,34 @@ class AtenTypeAsOp(TorchOp):
         return [code, flag, none, AtenToDtypeOp.build(operands)]
 
 
+@torch_op
+class PrimDtypeOp(TorchOp):
+    """`x.dtype` while `x`'s dtype is unknown (scripting): its ScalarType code, an int
+    (TorchScript's prim::dtype); folds to a constant once types are refined, so
+    `x.dtype == torch.float32` decides an `if` at compile time."""
+
+    name = "torch.prim.dtype"
+    SCHEMA = "prim::dtype(Tensor a) -> int"
+    PY_NAMES = ()
+    SAMPLES = (Sample(Tn((3,))), Sample(Tn((2, 2), "int64")))
+    a = operand_def(ValueTensorType)
+    result = result_def(IntType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return [IntType()]
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return dtype_of_numpy(x.dtype).scalar_type
+
+    def fold(self) -> Any:
+        typ = self.a.type
+        dtype = typ.element if isinstance(typ, ValueTensorType) else None
+        return None if dtype is None else [dtype.scalar_type]
+
+
 OPS = (
     AtenToDtypeOp, AtenCastFloatOp, AtenCastDoubleOp, AtenCastLongOp, AtenCastIntOp,
-    AtenCastBoolOp, AtenTypeAsOp,
+    AtenCastBoolOp, AtenTypeAsOp, PrimDtypeOp,
 )  # fmt: skip
