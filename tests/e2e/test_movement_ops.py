@@ -60,7 +60,7 @@ def stacks(v, x):
     a, b, _, d = v.unbind(0)
     _, q, r = torch.tensor_split(v, 3, dim=1)
     s, t = torch.tensor_split(v, [1], dim=0)
-    g1, g2 = torch.meshgrid([v[0], v[1, :3]], indexing="xy")
+    g1, g2 = torch.meshgrid(v[0], v[1, :3], indexing="xy")
     joined = torch.hstack([v, v]) + torch.dstack([v, v]).flatten(1)
     columns = torch.column_stack([b[:4], v, v[:, 1]])
     return a + d, q * 2 + r, t.sum(0) + s[0], g1 * g2, joined, columns, torch.vstack([v, a])
@@ -72,9 +72,11 @@ def advanced_indexing(v, x, idx):
     return a, x[0, :, idx], x[:, 1, idx], c, x[:, :, :, idx[1]]
 
 
-def pixel(v, x):
+def patches(v, x):
     y = F.pixel_shuffle(x.repeat(1, 4, 1, 1), 2)
-    return y, F.pixel_unshuffle(y, 2) + x.repeat(1, 4, 1, 1)
+    columns = F.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=2)
+    back = F.fold(F.unfold(x, 3, padding=1), (4, 4), 3, padding=1)
+    return y, F.pixel_unshuffle(y, 2) + x.repeat(1, 4, 1, 1), columns, back
 
 
 PROGRAMS = [
@@ -85,7 +87,7 @@ PROGRAMS = [
     (scatters, (V, X)),
     (stacks, (V, X)),
     (advanced_indexing, (V, X, IDX)),
-    (pixel, (V, X)),
+    (patches, (V, X)),
 ]
 
 
@@ -105,7 +107,7 @@ def test_scripted_matches_pytorch(fn: Any, args: tuple[Any, ...]) -> None:
     assert_matches(frontend.script(fn)(*args), fn(*args))
 
 
-TRACED = [p for p in PROGRAMS if p[0] in (products,)]
+TRACED = [p for p in PROGRAMS if p[0] in (products, advanced_indexing)]
 
 
 @pytest.mark.parametrize(("fn", "args"), TRACED, ids=[f.__name__ for f, _ in TRACED])
