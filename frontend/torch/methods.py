@@ -190,7 +190,10 @@ def generated_methods() -> dict[str, Callable[..., Any]]:
             continue
         methods[name] = make_method(spelling, candidates)
         inplace = name + "_"
-        if issubclass(candidates[0], ElementwiseOp) and f"Tensor.{inplace}" not in BY_PY_NAME:
+        writes_self = issubclass(candidates[0], ElementwiseOp) or getattr(
+            candidates[0], "IN_PLACE", False
+        )  # elementwise ops, and ops declaring `IN_PLACE` (`x.scatter_(...)`)
+        if writes_self and f"Tensor.{inplace}" not in BY_PY_NAME:
             methods[inplace] = make_inplace(inplace, candidates)
     return methods
 

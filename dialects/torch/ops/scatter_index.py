@@ -50,6 +50,8 @@ def _fits(small: int, large: int) -> bool:
 class ScatterLikeOp(TorchOp):
     """scatter / scatter_add: `self`, `dim`, an `index` of self's rank, and what to write."""
 
+    IN_PLACE = True  # `x.scatter_(...)`: the result (self's shape and dtype) written back
+
     @classmethod
     def check(cls, x: TensorMeta, dim: Any, index: TensorMeta, src: Any) -> None:
         op_name = cls.name.removeprefix("torch.aten.").split(".")[0]
@@ -156,6 +158,8 @@ class AtenScatterAddOp(ScatterLikeOp):
 
 class IndexWriteOp(TorchOp):
     """index_add / index_copy / index_fill: a 1-D `index` of positions along `dim`."""
+
+    IN_PLACE = True  # `x.index_add_(...)`: the result written back
 
     ACCUMULATE = False
 
