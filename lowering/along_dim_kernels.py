@@ -111,6 +111,28 @@ def kth_kernel(x, outer, n, inner, k, median, values, indices):  # type: ignore[
             out_indices[a, 0, i] = position
 
 
+@jit
+def mode_kernel(x, outer, n, inner, values, indices):  # type: ignore[no-untyped-def]
+    """The most frequent value of each row (the smallest among equally frequent ones; NaNs
+    never equal each other) and the index of its last occurrence, as torch.mode."""
+    rows = _rows(x, outer, n, inner)
+    out_values = values.reshape((outer, 1, inner))
+    out_indices = indices.reshape((outer, 1, inner))
+    row = np.empty(n, rows.dtype)
+    for a in range(outer):
+        for i in range(inner):
+            for j in range(n):
+                row[j] = rows[a, j, i]
+            order = _sorted_positions(row, False)
+            best, best_count, run = 0, 0, 0
+            for j in range(n):  # runs of equal values in ascending order; ties in index order
+                run = run + 1 if j > 0 and row[order[j]] == row[order[j - 1]] else 1
+                if run > best_count:  # a longer run, or the best one again, one later
+                    best, best_count = j, run
+            out_values[a, 0, i] = row[order[best]]
+            out_indices[a, 0, i] = order[best]
+
+
 # ---- scans ----
 
 
@@ -185,6 +207,7 @@ def logcumsumexp_kernel(x, outer, n, inner, values):  # type: ignore[no-untyped-
 KERNELS = {
     "tsjit.sort": sort_kernel,
     "tsjit.kth": kth_kernel,
+    "tsjit.mode": mode_kernel,
     "tsjit.cumsum": cumsum_kernel,
     "tsjit.cumprod": cumprod_kernel,
     "tsjit.cumextreme": cumextreme_kernel,

@@ -1,4 +1,4 @@
-"""Sorting and selection along a dim: sort, argsort, msort, topk, kthvalue, median.
+"""Sorting and selection along a dim: sort, argsort, msort, topk, kthvalue, median, mode.
 
 Each is computed by a kernel row by row (`dialects/torch/ops/along_dim.py`). Sorts are stable
 (torch's CPU order, also for `descending`, NaN above every number); `topk` and `kthvalue` take
@@ -382,7 +382,59 @@ class AtenMedianDimOp(KthOp):
         return value, index
 
 
+def _mode_of_row(row: Any) -> tuple[Any, int]:
+    order = stable_order(row, 0, False)
+    best, best_count, run = 0, 0, 0
+    for j in range(row.size):
+        run = run + 1 if j > 0 and row[order[j]] == row[order[j - 1]] else 1
+        if run > best_count:
+            best, best_count = j, run
+    return row[order[best]], int(order[best])
+
+
+@torch_op
+class AtenModeOp(KthOp):
+    """`torch.mode(x, dim=-1, keepdim=False)` -> (values, indices): each row's most frequent
+    value (the smallest of equally frequent ones; NaNs never equal each other) and the index
+    of its last occurrence, as torch."""
+
+    name = "torch.aten.mode"
+    SCHEMA = (
+        "aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    )
+    PY_NAMES = ("torch.mode", "Tensor.mode")
+    SAMPLES = (Sample(Tn((3, 8), "int64", -2, 2)), Sample(Tn((6, 2), "int32", 0, 3), 0, True))
+    KERNEL = "tsjit.mode"
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    keepdim = operand_def(BoolType)
+    values = result_def(ValueTensorType)
+    indices = result_def(ValueTensorType)
+
+    @classmethod
+    def check_size(cls, named: dict[str, Any], size: int, dim: int) -> None:
+        if size == 0:
+            raise ShapeError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
+
+    def plan(self) -> KernelPlan:
+        return KernelPlan(self.KERNEL, row_dim(type(self), self.named()), (), (0, 1))
+
+    @staticmethod
+    def eager(x: Any, dim: int = -1, keepdim: bool = False) -> Any:
+        if x.ndim == 0:
+            return x.copy(), np.zeros((), np.int64)
+        axis = _axis(x, dim)
+        moved = np.moveaxis(x, axis, -1)
+        values = np.empty(moved.shape[:-1], x.dtype)
+        indices = np.empty(moved.shape[:-1], np.int64)
+        for index in np.ndindex(moved.shape[:-1]):
+            values[index], indices[index] = _mode_of_row(moved[index])
+        if keepdim:
+            values, indices = np.expand_dims(values, axis), np.expand_dims(indices, axis)
+        return values, indices
+
+
 OPS = (
     AtenSortOp, AtenSortStableOp, AtenArgsortOp, AtenArgsortStableOp, AtenMsortOp,
-    AtenTopkOp, AtenKthvalueOp, AtenMedianOp, AtenMedianDimOp,
+    AtenTopkOp, AtenKthvalueOp, AtenMedianOp, AtenMedianDimOp, AtenModeOp,
 )  # fmt: skip
