@@ -35,6 +35,8 @@ def rounding_and_tests(x):
         torch.frac(x), torch.sign(x), x.sgn(), torch.square(x),
         torch.isnan(x), x.isinf(), torch.isfinite(x), torch.isposinf(x), x.isneginf(),
         torch.nan_to_num(x), x.nan_to_num(nan=1.0, posinf=2.0, neginf=-2.0),
+        torch.logit(x), x.logit(eps=0.1), torch.sinc(x), x.deg2rad(), torch.rad2deg(x),
+        torch.signbit(x),
     )  # fmt: skip
 
 
@@ -44,7 +46,7 @@ def binary_math(x, y):
         torch.copysign(x, -1.0), torch.fmod(x, y), x.fmod(1.5), torch.remainder(x, y),
         x % 1.5, torch.lerp(x, y, 0.25), torch.lerp(x, y, torch.sigmoid(y)),
         torch.addcmul(x, x, y, value=0.5), x.addcdiv(x, y, value=2), torch.float_power(x, 2),
-        torch.logaddexp(x, y), torch.xlogy(x, y),
+        torch.logaddexp(x, y), torch.xlogy(x, y), torch.heaviside(x, y),
     )  # fmt: skip
 
 
@@ -107,6 +109,7 @@ def integer_rules(i, b):
         torch.fmod(i, 3), i % -3, torch.remainder(i, i.abs() + 1), torch.atan2(i, i + 1),
         torch.float_power(i, 2), torch.copysign(i, -1), torch.xlogy(i, 2.0),
         F.hardtanh(i, 0, 2), F.threshold(i, 1, 9), torch.addcmul(i, i, i, value=2),
+        torch.signbit(i), torch.deg2rad(i), torch.heaviside(i, i),
     )  # fmt: skip
 
 

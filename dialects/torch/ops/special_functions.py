@@ -1,5 +1,6 @@
-"""erfc and erfinv, which neither xDSL's `math` dialect nor numba's libm calls offer as one op:
-their payloads compute them from `math.erf`, `math.exp`, `math.log` and arithmetic."""
+"""More elementwise functions: erfc and erfinv (which xDSL's `math` dialect lacks: computed from
+`math.erf`, `math.exp`, `math.log` and arithmetic), logit, sinc, deg2rad, rad2deg, signbit and
+heaviside."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ import math
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.math import CopySignOp
+from xdsl.dialects.math import CopySignOp, SinOp
 from xdsl.ir import SSAValue
+from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.dtypes import FLOAT64
-from dialects.torch.families import UnaryOp
+from dialects.torch.dtypes import BOOL, FLOAT64, DType
+from dialects.torch.families import BinaryOp, ElementwiseOp, UnaryOp
+from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import FloatType, IntType, NoneType, ValueTensorType
 
 _ERFC = np.vectorize(math.erfc, otypes=[np.float64])
 
@@ -150,4 +154,152 @@ class AtenErfinvOp(UnaryOp):
         return b.select(b.cmp("gt", y_abs, one), b.const(float("nan"), y), x)
 
 
-OPS = (AtenErfcOp, AtenErfinvOp)
+# ---- logit, sinc, deg2rad, rad2deg ----
+
+
+@torch_op
+class AtenLogitOp(ElementwiseOp):
+    """`log(x / (1 - x))`, x first clamped to [eps, 1 - eps] when `eps` is given; integers give
+    float32 (`torch.logit`)."""
+
+    name = "torch.aten.logit"
+    SCHEMA = "aten::logit(Tensor self, float? eps=None) -> Tensor"
+    PY_NAMES = ("torch.logit", "Tensor.logit")
+    DTYPE_ARGS = ("self",)
+    FLOAT_RESULT = True
+    SAMPLES = (Sample(Tn((3, 4), low=0.0, high=1.0)), Sample(Tn((5,), "float64", -0.5, 1.5), 0.1))
+    self_ = operand_def(ValueTensorType)
+    eps = operand_def(FloatType | IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @staticmethod
+    def eager(x: Any, eps: Any = None) -> Any:
+        if eps is not None:
+            x = np.where(x < eps, eps, np.where(x > 1 - eps, 1 - eps, x)).astype(x.dtype)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(x / (1 - x))
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, eps: SSAValue | None) -> SSAValue:
+        one = b.const(1.0, x)
+        if eps is not None:
+            high = b.sub(one, eps)
+            x = b.select(b.cmp("lt", x, eps), eps, b.select(b.cmp("gt", x, high), high, x))
+        return b.log(b.div(x, b.sub(one, x)))
+
+
+@torch_op
+class AtenSincOp(UnaryOp):
+    """`sin(pi x) / (pi x)`, 1 at 0; integers give float32 (`torch.sinc`)."""
+
+    name = "torch.aten.sinc"
+    SCHEMA = "aten::sinc(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.sinc", "Tensor.sinc", "np.sinc")
+    FLOAT_RESULT = True
+    SAMPLES = (Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "int64", -2, 2)))
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        product = x * x.dtype.type(math.pi)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(x == 0, 1, np.sin(product) / product)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        product = b.mul(x, b.const(math.pi, x))
+        quotient = b.div(b.math_fn(SinOp, product), product)
+        return b.select(b.cmp("eq", x, b.const(0.0, x)), b.const(1.0, x), quotient)
+
+
+def _scaling(stem: str, doc: str, factor: float) -> Any:
+    def eager_fn(x: Any) -> Any:
+        return x * x.dtype.type(factor)
+
+    def payload_fn(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        return b.mul(x, b.const(factor, x))
+
+    @torch_op
+    class Op(UnaryOp):
+        __doc__ = doc
+        __qualname__ = f"Aten{stem.title()}Op"
+        name = f"torch.aten.{stem}"
+        SCHEMA = f"aten::{stem}(Tensor self) -> Tensor"
+        PY_NAMES = (f"torch.{stem}", f"Tensor.{stem}", f"np.{stem}")
+        FLOAT_RESULT = True
+        SAMPLES = (Sample(Tn((3, 4), low=-400.0, high=400.0)),)
+        eager = staticmethod(eager_fn)
+        payload = staticmethod(payload_fn)
+
+    return Op
+
+
+AtenDeg2radOp = _scaling("deg2rad", "Degrees to radians, `x * pi / 180` (`torch.deg2rad`).",
+                         math.pi / 180)  # fmt: skip
+AtenRad2degOp = _scaling("rad2deg", "Radians to degrees, `x * 180 / pi` (`torch.rad2deg`).",
+                         180 / math.pi)  # fmt: skip
+
+
+# ---- signbit, heaviside ----
+
+
+@torch_op
+class AtenSignbitOp(UnaryOp):
+    """True where the sign bit is set: negative numbers, -0.0 and NaNs with the sign bit
+    (`torch.signbit`)."""
+
+    name = "torch.aten.signbit"
+    SCHEMA = "aten::signbit(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.signbit", "Tensor.signbit", "np.signbit")
+    SAMPLES = (Sample(Tn((3, 4))), Sample(Tn((5,), "int32", -3, 3)))
+
+    @classmethod
+    def result_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        return BOOL
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return np.signbit(x) if x.dtype != np.bool_ else np.zeros(x.shape, bool)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        if b.is_float(x):
+            one = b.const(1.0, x)
+            return b.cmp("lt", b.math_fn(CopySignOp, one, x), b.const(0.0, x))
+        if x.type.width.data == 1:  # type: ignore[attr-defined]
+            return b.const(False, x)
+        return b.cmp("lt", x, b.const(0, x))
+
+
+@torch_op
+class AtenHeavisideOp(BinaryOp):
+    """0 where self < 0 (and where it is NaN), `values` where self is 0, 1 where self > 0;
+    both of one dtype (`torch.heaviside`)."""
+
+    name = "torch.aten.heaviside"
+    SCHEMA = "aten::heaviside(Tensor self, Tensor values) -> Tensor"
+    PY_NAMES = ("torch.heaviside", "Tensor.heaviside", "np.heaviside")
+    DTYPE_ARGS = ("self", "values")
+    SAMPLES = (Sample(Tn((3, 4), "int64", -1, 2), Tn((4,), "int64")),)
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        dtypes = {a.dtype for a in args if isinstance(a, TensorMeta)}
+        if None not in dtypes and len(dtypes) > 1:
+            raise TypeError("heaviside is not yet implemented for tensors with different dtypes.")
+        return super().compute_dtype(args)
+
+    @staticmethod
+    def eager(x: Any, values: Any) -> Any:
+        return np.where(x == 0, values, (x > 0).astype(x.dtype))
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, values: SSAValue) -> SSAValue:
+        zero = b.const(0, x)
+        step = b.select(b.cmp("gt", x, zero), b.const(1, x), zero)
+        return b.select(b.cmp("eq", x, zero), values, step)
+
+
+OPS = (
+    AtenErfcOp, AtenErfinvOp, AtenLogitOp, AtenSincOp, AtenDeg2radOp, AtenRad2degOp,
+    AtenSignbitOp, AtenHeavisideOp,
+)  # fmt: skip
