@@ -54,7 +54,7 @@ def rounded_quotient(b: ScalarBuilder, x: SSAValue, y: SSAValue, mode: str | Non
 class _DivMode:
     """Shared by div.Tensor_mode and div.Scalar_mode: the mode decides the result dtype."""
 
-    PY_NAMES = ("torch.div", "Tensor.div")
+    PY_NAMES = ("torch.div", "Tensor.div", "torch.divide", "Tensor.divide")
     STATIC_ARGS = ("rounding_mode",)
 
     @classmethod
@@ -312,7 +312,8 @@ def _unary(
 
 AtenAbsOp = _unary(
     "abs", "`|self|`; bool is rejected like torch (`torch.abs`).", np.abs, "abs", False,
-    spellings=("operator.abs", "np.abs", "np.absolute"), rejects=("bool",),
+    spellings=("operator.abs", "np.abs", "np.absolute", "torch.absolute", "Tensor.absolute"),
+    rejects=("bool",),
     samples=(Sample(Tn((3, 4))), Sample(Tn((6,), "int32", -5, 5)), Sample(Tn((2,), "float64"))),
 )  # fmt: skip
 AtenLogOp = _unary(

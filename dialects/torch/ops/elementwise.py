@@ -84,7 +84,8 @@ class AtenAddScalarOp(_Add, BinaryScalarAlphaOp):
 
 
 class _Sub:
-    PY_NAMES = ("torch.sub", "Tensor.sub", "operator.sub", "np.subtract")
+    PY_NAMES = ("torch.sub", "Tensor.sub", "operator.sub", "np.subtract", "torch.subtract",
+                "Tensor.subtract")  # fmt: skip
     REJECTS = ("bool",)  # torch: "Subtraction ... with two bool tensors is not supported"
 
     @staticmethod
@@ -137,7 +138,8 @@ class AtenRsubScalarOp(BinaryScalarAlphaOp):
 
 
 class _Mul:
-    PY_NAMES = ("torch.mul", "Tensor.mul", "operator.mul", "np.multiply")
+    PY_NAMES = ("torch.mul", "Tensor.mul", "operator.mul", "np.multiply", "torch.multiply",
+                "Tensor.multiply")  # fmt: skip
 
     @staticmethod
     def eager(x: Any, y: Any) -> Any:
@@ -170,7 +172,8 @@ class AtenMulScalarOp(_Mul, BinaryScalarOp):
 
 
 class _Div:
-    PY_NAMES = ("torch.div", "Tensor.div", "operator.truediv", "np.divide", "np.true_divide")
+    PY_NAMES = ("torch.div", "Tensor.div", "operator.truediv", "np.divide", "np.true_divide",
+                "torch.divide", "Tensor.divide", "torch.true_divide", "Tensor.true_divide")  # fmt: skip
     FLOAT_RESULT = True
 
     @staticmethod
@@ -213,7 +216,8 @@ class AtenNegOp(UnaryOp):
 
     name = "torch.aten.neg"
     SCHEMA = "aten::neg(Tensor self) -> Tensor"
-    PY_NAMES = ("torch.neg", "Tensor.neg", "operator.neg", "np.negative")
+    PY_NAMES = ("torch.neg", "Tensor.neg", "operator.neg", "np.negative", "torch.negative",
+                "Tensor.negative")  # fmt: skip
     REJECTS = ("bool",)  # torch: use `~` or logical_not to invert a mask
     SAMPLES = UNARY_SAMPLES
 

@@ -13,7 +13,7 @@ from xdsl.ir import SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import BOOL, FLOAT64, DType
-from dialects.torch.families import BinaryOp, ElementwiseOp, UnaryOp
+from dialects.torch.families import ElementwiseOp, UnaryOp
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
@@ -271,7 +271,7 @@ class AtenSignbitOp(UnaryOp):
 
 
 @torch_op
-class AtenHeavisideOp(BinaryOp):
+class AtenHeavisideOp(ElementwiseOp):
     """0 where self < 0 (and where it is NaN), `values` where self is 0, 1 where self > 0;
     both of one dtype (`torch.heaviside`)."""
 
@@ -280,6 +280,9 @@ class AtenHeavisideOp(BinaryOp):
     PY_NAMES = ("torch.heaviside", "Tensor.heaviside", "np.heaviside")
     DTYPE_ARGS = ("self", "values")
     SAMPLES = (Sample(Tn((3, 4), "int64", -1, 2), Tn((4,), "int64")),)
+    self_ = operand_def(ValueTensorType)
+    values = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
 
     @classmethod
     def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
