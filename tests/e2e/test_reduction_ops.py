@@ -204,3 +204,31 @@ def test_bad_arguments_raise_torch_errors(program, args, message) -> None:
 def test_nuclear_norm_is_refused() -> None:
     with pytest.raises(ScriptError, match=r"the nuclear norm \(p='nuc'\) is not supported"):
         frontend.script(nuclear_norm)(V)
+
+
+# ---- loss modules ----
+
+
+class LossModel(torch.nn.Module):
+    """A user's model holding PyTorch loss modules (they call the F.* losses)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = torch.nn.Linear(6, 5)
+        self.cross_entropy = torch.nn.CrossEntropyLoss(weight=torch.rand(5, generator=RNG) + 0.5,
+                                                       label_smoothing=0.1)  # fmt: skip
+        self.with_logits = torch.nn.BCEWithLogitsLoss(pos_weight=torch.full((5,), 2.0))
+        self.divergence = torch.nn.KLDivLoss(reduction="batchmean")
+
+    def forward(self, x, y, t):
+        z = self.linear(x)
+        return (self.cross_entropy(z, y), self.with_logits(z, t),
+                self.divergence(torch.log_softmax(z, 1), torch.softmax(t, 1)))  # fmt: skip
+
+
+def test_loss_modules_scripted_match_pytorch() -> None:
+    model = LossModel()
+    args = (V, Y.clamp(max=4), torch.rand(4, 5, generator=RNG))
+    with torch.no_grad():
+        expected = [t.detach() for t in model(*args)]
+    assert_matches(frontend.script(model)(*args), expected)
