@@ -147,16 +147,16 @@ def _rounding(
 
 
 AtenFloorOp = _rounding("floor", "Rounded down; integers unchanged (`torch.floor`).", np.floor,
-                        "floor", ())  # fmt: skip
+                        "floor", ("np.floor",))  # fmt: skip
 AtenCeilOp = _rounding("ceil", "Rounded up; integers unchanged (`torch.ceil`).", np.ceil,
-                       "ceil", ())  # fmt: skip
+                       "ceil", ("np.ceil",))  # fmt: skip
 AtenTruncOp = _rounding(
     "trunc", "Rounded toward zero; integers unchanged (`torch.trunc`, `torch.fix`).", np.trunc,
-    "trunc", _aliases("fix"),
+    "trunc", (*_aliases("fix"), "np.trunc", "np.fix"),
 )  # fmt: skip
 AtenRoundOp = _rounding(
     "round", "Rounded to the nearest integer, halves to even; integers unchanged "
-    "(`torch.round`).", np.rint, "round_even", (),
+    "(`torch.round`).", np.rint, "round_even", ("np.rint", "np.round"),
 )  # fmt: skip
 
 

@@ -1,5 +1,5 @@
 """`F.elu`, `F.selu`, `F.celu`, `F.hardtanh`, `F.relu6`, `F.hardswish`, `F.hardsigmoid`,
-`F.mish`, `F.silu`, `F.leaky_relu`, `F.threshold`, `F.softsign`, `F.tanhshrink` and
+`F.mish`, `F.silu`, `F.leaky_relu`, `F.rrelu`, `F.threshold`, `F.softsign`, `F.tanhshrink` and
 `F.softmin` with PyTorch's Python signatures.
 
 These take arguments their ATen op does not (`inplace`; `F.elu(input, alpha, inplace)` against
@@ -103,6 +103,21 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     return _torch.threshold(input, threshold, value)
 
 
+@_writes_input_if_inplace
+def rrelu(
+    input: Tensor,
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    inplace: bool = False,
+) -> Tensor:
+    """Randomized leaky relu: in evaluation, `leaky_relu` with the mean slope; random slopes
+    (training=True) are not supported."""
+    if training:
+        raise NotImplementedError("F.rrelu(training=True) draws random slopes: not supported")
+    return _torch.leaky_relu(input, (lower + upper) / 2)
+
+
 _threshold = threshold  # PyTorch's F.threshold is a function named `_threshold` (`frontend_twin`)
 
 
@@ -124,6 +139,6 @@ def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtyp
 
 
 __all__ = [
-    "celu", "elu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "mish", "relu6",
+    "celu", "elu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "mish", "relu6", "rrelu",
     "selu", "silu", "softmin", "softsign", "tanhshrink", "threshold", "_threshold",
 ]  # fmt: skip

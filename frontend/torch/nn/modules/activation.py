@@ -1,7 +1,7 @@
 """Activation layers: `ReLU`, `Tanh`, `Sigmoid`, `GELU`, `Softmax`, `Softmin`, `LogSoftmax`, and
 `ELU`, `SELU`, `CELU`, `LeakyReLU`, `ReLU6`, `Hardtanh`, `Hardswish`, `Hardsigmoid`, `Mish`, `SiLU`,
 `Softplus`, `Softshrink`, `Hardshrink`, `Threshold`, `LogSigmoid`, `Softsign`, `Tanhshrink`,
-`GLU`, `PReLU`."""
+`GLU`, `PReLU`, `RReLU` (evaluation mode)."""
 
 from __future__ import annotations
 
@@ -156,6 +156,23 @@ class LeakyReLU(Module):
 
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class RReLU(Module):
+    """Randomized leaky relu; scripts and traces of it need evaluation mode (`.eval()`)."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace}"
 
 
 class Hardtanh(Module):
