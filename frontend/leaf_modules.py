@@ -85,6 +85,28 @@ def _conv2d(self, input):
     )
 
 
+def _conv1d(self, input):
+    return F.conv1d(
+        input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+    )
+
+
+def _max_pool1d(self, input):
+    return F.max_pool1d(
+        input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
+    )
+
+
+def _avg_pool1d(self, input):
+    return F.avg_pool1d(
+        input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad
+    )
+
+
+def _adaptive_avg_pool1d(self, input):
+    return F.adaptive_avg_pool1d(input, self.output_size)
+
+
 def _batch_norm(self, input):
     return torch.batch_norm(
         input, self.weight, self.bias, self.running_mean, self.running_var, False, 0.0, self.eps,
@@ -411,6 +433,10 @@ def _eval_mode(m: Any) -> str:
 _EVAL = "call .eval() on the model first"
 
 
+def _no_indices(m: Any) -> str:
+    return "return_indices=True is not supported" if m.return_indices else ""
+
+
 def _no_max_norm(m: Any) -> str:
     return "" if getattr(m, "max_norm", None) is None else "max_norm is not supported"
 
@@ -431,6 +457,10 @@ RULES: dict[str, LeafRule] = {
     "BatchNorm1d": LeafRule(_batch_norm, _inference_norm, "call .eval() on the model first"),
     "LayerNorm": LeafRule(_layer_norm),
     "MaxPool2d": LeafRule(_max_pool2d),
+    "Conv1d": LeafRule(_conv1d, _zeros_padding),
+    "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
+    "AvgPool1d": LeafRule(_avg_pool1d),
+    "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),
     "AvgPool2d": LeafRule(_avg_pool2d),
     "AdaptiveAvgPool2d": LeafRule(_adaptive_avg_pool2d),
     "Embedding": LeafRule(_embedding, _no_max_norm),

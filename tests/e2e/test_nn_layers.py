@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from torch import nn
 
 import frontend
+from dialects.torch.meta import ShapeError
 from frontend.errors import ScriptError
 from frontend.trace_errors import TraceError
 
@@ -160,3 +161,37 @@ def test_scripted_bidirectional_gru_with_initial_state() -> None:
     torch.manual_seed(6)
     model = nn.GRU(4, 5, num_layers=2, bidirectional=True).eval()
     check(frontend.script(model), model, SEQ, torch.randn(4, 2, 5))
+
+
+# ---- 1-D convolution and pooling ----
+
+
+class Signal(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(4, 6, 3, padding=1, stride=2)
+        self.max = nn.MaxPool1d(2, ceil_mode=True)
+        self.avg = nn.AvgPool1d(3, 1, 1)
+        self.adaptive = nn.AdaptiveAvgPool1d(2)
+
+    def forward(self, x, w):
+        y = self.adaptive(self.avg(self.max(self.conv(x))))
+        z = F.max_pool1d(x, 3) + F.avg_pool1d(x, 3) + F.max_pool2d(x, 3)
+        return y, z, F.conv1d(x, w, padding="same"), F.adaptive_avg_pool1d(x, 3)
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_one_dimensional_convolution_and_pooling(kind) -> None:
+    torch.manual_seed(7)
+    model = Signal().eval()
+    args = (torch.randn(2, 4, 9), torch.randn(5, 4, 3))
+    check(capture(kind, model, *args), model, *args)
+
+
+def test_one_dimensional_ops_check_their_input() -> None:
+    from frontend import torch as ft
+
+    with pytest.raises(ShapeError, match="Expected 2D \\(unbatched\\) or 3D \\(batched\\) input"):
+        ft.nn.functional.conv1d(ft.ones(1, 2, 3, 4), ft.ones(1, 2, 2))
+    with pytest.raises(TypeError, match="not implemented for 'Long'"):
+        ft.nn.functional.max_pool1d(ft.ones(2, 4, dtype=ft.int64), 2)

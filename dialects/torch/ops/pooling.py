@@ -106,7 +106,7 @@ class AtenMaxPool2dOp(PoolOp):
 
     name = "torch.aten.max_pool2d"
     SCHEMA = (
-        "aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=[0, 0], "
+        "aten::max_pool2d(Tensor self, int[2] kernel_size, int[2]? stride=None, int[2] padding=[0, 0], "
         "int[2] dilation=[1, 1], bool ceil_mode=False) -> Tensor"
     )
     PY_NAMES = ("F.max_pool2d", "torch.max_pool2d")
@@ -117,7 +117,7 @@ class AtenMaxPool2dOp(PoolOp):
     )
     self_ = operand_def(ValueTensorType)
     kernel_size = operand_def(IntPair)
-    stride = operand_def(IntPair)
+    stride = operand_def(IntPair | NoneType)
     padding = operand_def(IntPair)
     dilation = operand_def(IntPair)
     ceil_mode = operand_def(BoolType)
@@ -149,7 +149,7 @@ class AtenAvgPool2dOp(PoolOp):
 
     name = "torch.aten.avg_pool2d"
     SCHEMA = (
-        "aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=[0, 0], "
+        "aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2]? stride=None, int[2] padding=[0, 0], "
         "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"
     )
     PY_NAMES = ("F.avg_pool2d", "torch.avg_pool2d")
@@ -161,7 +161,7 @@ class AtenAvgPool2dOp(PoolOp):
     )
     self_ = operand_def(ValueTensorType)
     kernel_size = operand_def(IntPair)
-    stride = operand_def(IntPair)
+    stride = operand_def(IntPair | NoneType)
     padding = operand_def(IntPair)
     ceil_mode = operand_def(BoolType)
     count_include_pad = operand_def(BoolType)

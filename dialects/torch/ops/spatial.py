@@ -18,8 +18,10 @@ def pair(
 ) -> tuple[int, int]:
     """An `int[2]` argument: an int or a one- or two-element list of constant ints.
 
-    `empty` is what an empty list means (max_pool2d's `stride=[]` is the kernel size).
+    `empty` is what an empty list or None means (max_pool2d's `stride=[]` is the kernel size).
     """
+    if value is None and empty is not None:
+        return empty
     if isinstance(value, int) and not isinstance(value, bool):
         return value, value
     if isinstance(value, list | tuple) and all(isinstance(v, int) for v in value):
