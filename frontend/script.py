@@ -8,6 +8,7 @@ import inspect
 import math
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -68,6 +69,13 @@ from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 from frontend.torch_jit_api import NOT_JIT_API, is_ignored, jit_api_value
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
+
+
+@dataclass(frozen=True)
+class SpreadSizes:
+    """`*sizes` in a call, of a list of ints whose length is known only at run time."""
+
+    sizes: SSAValue
 
 
 class PyObject:
@@ -441,11 +449,33 @@ class FunctionScripter(
                 continue
             value = self.expr(arg.value)
             if isinstance(value, ShapeValue):
-                value = self.shape_tuple(arg, value)
+                value = self.shape_value(arg, value)
+            if kind_of(value) == "list[int]" and isinstance(value, SSAValue):
+                args.append(SpreadSizes(value))  # its length is known once types are
+                continue
             if not isinstance(value, tuple | list):
                 raise self.error(arg, f"`*` of a {kind_of(value)} is not supported")
             args.extend(value)
+        if any(isinstance(a, SpreadSizes) for a in args):
+            return self.sizes_joined(nodes[0] if nodes else None, args)
         return args
+
+    def sizes_joined(self, node: Any, args: list[Value]) -> list[Value]:
+        """Positional arguments holding `*sizes` of a length known only at run time
+        (`x.view(*x.shape[:-1], h, d)`): the sizes from the first spread on, and the ints
+        around it, become one list argument (`torch.aten.add.t`)."""
+        first = next(i for i, a in enumerate(args) if isinstance(a, SpreadSizes))
+        while first > 0 and kind_of(args[first - 1]) == "int":
+            first -= 1
+        parts: list[Value] = []
+        for value in args[first:]:
+            if isinstance(value, SpreadSizes):
+                parts.append(value.sizes)
+            elif kind_of(value) == "int":
+                parts.append((value,))
+            else:
+                raise self.error(node, f"a {kind_of(value)} after `*sizes` is not supported")
+        return [*args[:first], self.join_sizes(node, parts)]
 
     def call_value(
         self, node: ast.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]

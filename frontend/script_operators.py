@@ -77,6 +77,8 @@ class OperatorsMixin:
         if type(op) not in _BINOPS:
             raise self.error(node, f"operator `{type(op).__name__}` is not supported")
         name, python_fn = _BINOPS[type(op)]
+        if name == "add" and "list[int]" in (kind_of(lhs), kind_of(rhs)):  # sizes joined
+            return self.join_sizes(node, [lhs, rhs])  # type: ignore[attr-defined,no-any-return]
         if _is_constant(lhs) and _is_constant(rhs):
             return self.fold(node, python_fn, lhs, rhs)
         if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":

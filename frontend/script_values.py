@@ -32,6 +32,7 @@ from dialects.torch.ops.scalar import (
     AtenIntFloatOp,
     AtenNotOp,
 )
+from dialects.torch.ops.shape_lists import AtenAddTOp, AtenSliceTOp
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
@@ -348,14 +349,45 @@ class ValuesMixin:
             return self.emit(node, (AtenSizeOp,), [shape.tensor], {})[0]
         return self.shape_tuple(node, shape)
 
-    def shape_slice(self, node: ast.Subscript, shape: ShapeValue) -> tuple[Value, ...]:
-        """`x.shape[1:]`, `x.shape[:-1]`: constant bounds on the tuple of sizes."""
+    def shape_slice(self, node: ast.Subscript, shape: ShapeValue) -> Value:
+        """`x.shape[1:]`, `x.shape[:-1]`: constant bounds on the tuple of sizes, or, while the
+        rank is unknown, `torch.aten.slice.t` of the whole shape (a list of ints)."""
         part = node.slice
         assert isinstance(part, ast.Slice)
         bounds = [None if b is None else self.expr(b) for b in (part.lower, part.upper, part.step)]
         if any(b is not None and (not isinstance(b, int) or isinstance(b, bool)) for b in bounds):
             raise self.error(node, "a shape must be sliced with constant ints")
+        known = known_tensor_type(shape.tensor)
+        if known is None or known.rank is None:
+            whole = self.shape_value(node, shape)
+            step = 1 if bounds[2] is None else bounds[2]
+            return self.emit(node, (AtenSliceTOp,), [whole, bounds[0], bounds[1], step], {})[0]
         return self.shape_tuple(node, shape)[slice(*bounds)]  # type: ignore[misc]
+
+    def size_list(self, node: ast.AST, value: Value) -> Value:
+        """`value` as a list of ints for `torch.aten.add.t`: an int-list value as is, a
+        tuple or list of sizes as a list, a shape whole."""
+        if isinstance(value, ShapeValue):
+            return self.shape_value(node, value)
+        if isinstance(value, tuple | list):
+            return list(value)
+        if kind_of(value) != "list[int]":
+            raise self.error(node, f"cannot join {kind_of(value)} with a list of sizes")
+        return value
+
+    def join_sizes(self, node: ast.AST, parts: list[Value]) -> Value:
+        """The concatenation of lists of sizes: Python tuples joined while scripting, lists
+        known only at run time by `torch.aten.add.t`."""
+        joined: Value = []
+        for part in parts:
+            part = self.size_list(node, part)
+            if isinstance(joined, list) and isinstance(part, list):
+                joined = joined + part
+            elif isinstance(joined, list) and not joined:
+                joined = part
+            else:
+                joined = self.emit(node, (AtenAddTOp,), [joined, part], {})[0]
+        return joined
 
     # ---- indexing ----
 

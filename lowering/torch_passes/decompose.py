@@ -64,9 +64,17 @@ class TorchDecomposePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = [ApplyDecomposeHook(), FoldUnpackOfListConstruct()]  # lists of pieces
-        changed = PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns, dce_enabled=False),
-            apply_recursively=True,
-        ).rewrite_module(op)
-        if changed:
-            refine_module(op)
+        for _ in range(MAX_ROUNDS):
+            changed = PatternRewriteWalker(
+                GreedyRewritePatternApplier(patterns, dce_enabled=False),
+                apply_recursively=True,
+            ).rewrite_module(op)
+            if not changed:
+                return
+            refine_module(op)  # new types may let more hooks decompose (a shape sliced twice)
+
+
+MAX_ROUNDS = 8
+"""Rounds of decomposing then refining types: a hook waiting for a type that an earlier
+round's decomposition fixes (`x.view(*x.shape[:-1], h, d)` then its shape sliced again) runs
+in the next round."""

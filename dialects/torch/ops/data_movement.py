@@ -209,4 +209,9 @@ class AtenLenTensorOp(TorchOp):
         return fold_static_size(self.t, 0)
 
 
-OPS = (AtenSelectIntOp, AtenSliceTensorOp, AtenSizeIntOp, AtenSizeOp, AtenDimOp, AtenLenTensorOp)
+from dialects.torch.ops.shape_lists import OPS as SHAPE_LIST_OPS  # noqa: E402 (after the ops)
+
+OPS = (
+    AtenSelectIntOp, AtenSliceTensorOp, AtenSizeIntOp, AtenSizeOp, AtenDimOp, AtenLenTensorOp,
+    *SHAPE_LIST_OPS,
+)  # fmt: skip
