@@ -80,12 +80,18 @@ def _log_softmax(self, input):
 
 
 def _conv2d(self, input):
+    if self.padding_mode != "zeros":  # reflect / replicate / circular: F.pad, then no padding
+        padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+        return F.conv2d(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
     return F.conv2d(
         input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
     )
 
 
 def _conv1d(self, input):
+    if self.padding_mode != "zeros":
+        padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+        return F.conv1d(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
     return F.conv1d(
         input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
     )
@@ -393,11 +399,6 @@ def _sequential(self, input):
 # ---- checks ----
 
 
-def _zeros_padding(m: Any) -> str:
-    mode = getattr(m, "padding_mode", "zeros")
-    return "" if mode == "zeros" else f"padding_mode={mode!r} is not supported (only 'zeros')"
-
-
 def _inference_norm(m: Any) -> str:
     if getattr(m, "running_mean", None) is None:
         return "it has no running statistics (track_running_stats=False)"
@@ -452,12 +453,12 @@ RULES: dict[str, LeafRule] = {
     "Flatten": LeafRule(_flatten),
     "Softmax": LeafRule(_softmax),
     "LogSoftmax": LeafRule(_log_softmax),
-    "Conv2d": LeafRule(_conv2d, _zeros_padding),
+    "Conv2d": LeafRule(_conv2d),
     "BatchNorm2d": LeafRule(_batch_norm, _inference_norm, "call .eval() on the model first"),
     "BatchNorm1d": LeafRule(_batch_norm, _inference_norm, "call .eval() on the model first"),
     "LayerNorm": LeafRule(_layer_norm),
     "MaxPool2d": LeafRule(_max_pool2d),
-    "Conv1d": LeafRule(_conv1d, _zeros_padding),
+    "Conv1d": LeafRule(_conv1d),
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
     "AvgPool1d": LeafRule(_avg_pool1d),
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),

@@ -195,3 +195,28 @@ def test_one_dimensional_ops_check_their_input() -> None:
         ft.nn.functional.conv1d(ft.ones(1, 2, 3, 4), ft.ones(1, 2, 2))
     with pytest.raises(TypeError, match="not implemented for 'Long'"):
         ft.nn.functional.max_pool1d(ft.ones(2, 4, dtype=ft.int64), 2)
+
+
+# ---- padding modes ----
+
+
+class Padded(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 3, 3, padding=(1, 2), padding_mode="reflect")
+        self.conv1d = nn.Conv1d(2, 2, 3, padding=2, padding_mode="circular")
+        self.reflect = nn.ReflectionPad2d((1, 0, 2, 1))
+        self.replicate = nn.ReplicationPad1d(2)
+
+    def forward(self, x):
+        rows = x[:, :, 0]
+        edges = F.pad(x, (1, 1, 2, 0), mode="replicate") + F.pad(x, (1, 1, 2, 0), "circular")
+        return self.conv(x), self.conv1d(rows), self.reflect(x), self.replicate(rows), edges
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_padding_modes(kind) -> None:
+    torch.manual_seed(8)
+    model = Padded().eval()
+    x = torch.randn(2, 2, 4, 5)
+    check(capture(kind, model, x), model, x)

@@ -2,7 +2,7 @@
 
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
   frontend.torch generator (scaled by 1/(1-p), like PyTorch);
-- `pad` (constant mode), which calls `torch.constant_pad_nd`; `normalize`, `mse_loss`,
+- `normalize`, `mse_loss`,
   `l1_loss` and `cross_entropy`, written with ops; the other losses and `softmin`
   (`frontend/torch/losses.py`);
 - `batch_norm` and `embedding`, while the registry has only their ATen spellings
@@ -104,17 +104,6 @@ def _embedding(
     return _torch.embedding(weight, input, index, scale_grad_by_freq, sparse)
 
 
-def pad(
-    input: Tensor, pad: list[int], mode: str = "constant", value: float | None = None
-) -> Tensor:
-    """`F.pad`: constant padding only (`torch.constant_pad_nd`; other modes are an error).
-    Scriptable: a scripted `F.pad` is this function."""
-    if mode != "constant":
-        raise NotImplementedError("F.pad: only mode='constant' is supported")
-    fill = 0.0 if value is None else value
-    return _torch.constant_pad_nd(input, pad, fill)
-
-
 def normalize(
     input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
 ) -> Tensor:
@@ -178,11 +167,10 @@ def _reduced(losses: Tensor, reduction: str) -> Tensor:
     return losses
 
 
-from frontend.torch.attention import (  # noqa: E402  (written with the functions above)
+from frontend.torch.attention import (  # noqa: E402, F401  (written with the functions above)
     multi_head_attention_forward,
     scaled_dot_product_attention,
 )
-
 from frontend.torch.nn.activation_functions import *  # noqa: E402, F403  (F.elu, F.relu6, ...)
 
 globals().update({f.__name__: f for f in LOSSES})  # kl_div, nll_loss, ... (frontend/torch/losses)
