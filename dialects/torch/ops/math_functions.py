@@ -123,7 +123,12 @@ ROUNDING_SAMPLES = (Sample(Tn((3, 4), low=-4.0, high=4.0)), Sample(Tn((5,), "int
 
 
 def _rounding(
-    stem: str, doc: str, numpy_fn: Any, builder_fn: str, spellings: tuple[str, ...]
+    stem: str,
+    doc: str,
+    numpy_fn: Any,
+    builder_fn: str,
+    spellings: tuple[str, ...],
+    samples: tuple[Sample, ...] = ROUNDING_SAMPLES[:1],
 ) -> Any:
     def eager_fn(x: Any) -> Any:
         return numpy_fn(x) if x.dtype.kind == "f" else x.copy()
@@ -139,7 +144,7 @@ def _rounding(
         SCHEMA = f"aten::{stem}(Tensor self) -> Tensor"
         PY_NAMES = (f"torch.{stem}", f"Tensor.{stem}", *spellings)
         REJECTS = ("bool",)
-        SAMPLES = ROUNDING_SAMPLES
+        SAMPLES = samples
         eager = staticmethod(eager_fn)
         payload = staticmethod(payload_fn)
 
@@ -147,7 +152,7 @@ def _rounding(
 
 
 AtenFloorOp = _rounding("floor", "Rounded down; integers unchanged (`torch.floor`).", np.floor,
-                        "floor", ("np.floor",))  # fmt: skip
+                        "floor", ("np.floor",), ROUNDING_SAMPLES)  # fmt: skip
 AtenCeilOp = _rounding("ceil", "Rounded up; integers unchanged (`torch.ceil`).", np.ceil,
                        "ceil", ("np.ceil",))  # fmt: skip
 AtenTruncOp = _rounding(
@@ -334,6 +339,7 @@ class AtenIsinfOp(_ClassTest):
     name = "torch.aten.isinf"
     SCHEMA = "aten::isinf(Tensor self) -> Tensor"
     PY_NAMES = ("torch.isinf", "Tensor.isinf", "np.isinf")
+    SAMPLES = _ClassTest.SAMPLES[:1]
     numpy_test = staticmethod(np.isinf)
 
     @staticmethod
