@@ -313,6 +313,33 @@ class AtenLinalgNormOp(NormOp):
         return cls.run_norm(x, ord, dim, keepdim, dtype)
 
 
+@torch_op
+class AtenLinalgNormOrdStrOp(NormOp):
+    """`torch.linalg.norm(x, 'fro', dim=None, keepdim=False)`: the Frobenius norm, the 2-norm
+    of the elements over `dim` (all dims when None); `'nuc'` is refused."""
+
+    name = "torch.aten.linalg_norm.ord_str"
+    SCHEMA = (
+        "aten::linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, "
+        "*, ScalarType? dtype=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.linalg.norm",)
+    ORDER_ARG = "ord"
+    SAMPLES = (Sample(Tn((2, 3, 4)), "fro", [1, 2], True),)
+    self_ = operand_def(ValueTensorType)
+    ord = operand_def(StrType)
+    dim = operand_def(ListType | NoneType)
+    keepdim = operand_def(BoolType)
+    dtype = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def eager(  # type: ignore[override]
+        cls, x: Any, ord: str, dim: Any = None, keepdim: bool = False, dtype: Any = None
+    ) -> Any:
+        return cls.run_norm(x, ord, dim, keepdim, dtype)
+
+
 # ---- count_nonzero, nansum ----
 
 
@@ -391,5 +418,6 @@ class AtenNansumOp(SumMixin, MapReduceOp):
 
 OPS = (
     AtenNormScalarOp, AtenNormScalarOptDimOp, AtenNormStrOp, AtenLinalgVectorNormOp,
-    AtenLinalgNormOp, AtenCountNonzeroOp, AtenCountNonzeroDimIntListOp, AtenNansumOp,
+    AtenLinalgNormOp, AtenLinalgNormOrdStrOp, AtenCountNonzeroOp, AtenCountNonzeroDimIntListOp,
+    AtenNansumOp,
 )  # fmt: skip
