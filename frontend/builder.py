@@ -41,6 +41,8 @@ def kind_of(value: Value) -> str:
         return "float"
     if isinstance(value, str):
         return "str"
+    if isinstance(value, dict):
+        return "dict"
     if isinstance(value, list | tuple):
         inner = {kind_of(v) for v in value}  # type: ignore[union-attr]
         return f"list[{inner.pop() if len(inner) == 1 else 'int' if not inner else '?'}]"

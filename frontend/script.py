@@ -46,6 +46,7 @@ from frontend.resolve import (
 from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
+from frontend.script_dicts import DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
 from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
 from frontend.script_loops import Frame, LoopsMixin
@@ -116,6 +117,7 @@ class FunctionScripter(
     AssignIntoMixin,
     RaiseMixin,
     GrownListsMixin,
+    DictsMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -153,6 +155,7 @@ class FunctionScripter(
         self.tensor_loops: dict[ast.For, SSAValue] = {}  # `for row in x`: x, evaluated once
         self.list_blocks: dict[int, Block] = {}  # id(Python list) -> the block that made it
         self.growing: dict[int, Growing] = {}  # id(Python list) -> its rows in a run-time loop
+        self.dict_blocks: dict[int, Block] = {}  # id(ScriptDict) -> the block that made it
 
     # ---- errors ----
 
@@ -500,6 +503,8 @@ class FunctionScripter(
         args: list[Value],
         kwargs: dict[str, Value],
     ) -> Value:
+        if isinstance(receiver, ScriptDict):
+            return self.dict_method(node, receiver, name, args)
         if isinstance(receiver, list) and name == "append":
             return self.list_append(node, receiver, args, kwargs)
         if kind_of(receiver) == "Tensor":

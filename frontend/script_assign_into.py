@@ -33,6 +33,9 @@ class AssignIntoMixin:
                 "assign into a plain variable: y = ...; y[0] = v",
             )
         current = self.lookup(base)
+        if isinstance(current, dict):
+            self.dict_store(target, current, value)
+            return
         if kind_of(current) != "Tensor":
             raise self.error(target, f"assignment into a {kind_of(current)} is not supported")
         problem = self.shared_storage(base, current)

@@ -67,6 +67,8 @@ class FunctionFrame:
         if node.value is None:
             raise s.error(node, "a scripted function must return a value")
         returned = s.expr(node.value)
+        if isinstance(returned, dict):
+            raise s.error(node.value, "a scripted function cannot return a dict", "return a tuple")
         if type(returned).__name__ == "GrownList":
             raise s.error(
                 node.value,

@@ -198,7 +198,7 @@ class LoopsMixin:
         iterable = self.expr(node.iter)
         if isinstance(iterable, ModuleValue):
             return list(self.module_items(node.iter, iterable))
-        if isinstance(iterable, tuple | list):
+        if isinstance(iterable, tuple | list | dict):  # a dict: its keys
             return list(iterable)
         if kind_of(iterable) == "Tensor":
             self.tensor_loops[node] = iterable
@@ -289,7 +289,7 @@ class LoopsMixin:
         iterable = self.expr(generator.iter)
         if isinstance(iterable, ModuleValue):
             return list(self.module_items(generator.iter, iterable))
-        if isinstance(iterable, tuple | list):
+        if isinstance(iterable, tuple | list | dict):
             return list(iterable)
         raise self.error(
             generator.iter,

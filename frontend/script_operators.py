@@ -111,6 +111,8 @@ class OperatorsMixin:
     def expr_Compare(self, node: ast.Compare) -> Value:  # noqa: N802
         if len(node.ops) == 1 and isinstance(node.ops[0], ast.Is | ast.IsNot):
             return self.identity_test(node, isinstance(node.ops[0], ast.Is))
+        if len(node.ops) == 1 and isinstance(node.ops[0], ast.In | ast.NotIn):
+            return self.membership(node, isinstance(node.ops[0], ast.In))
         if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARES:
             raise self.error(
                 node,
@@ -129,6 +131,18 @@ class OperatorsMixin:
         if kind_of(lhs) != "Tensor":
             return self.scalar_binop(node, name, lhs, rhs)
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def membership(self, node: ast.Compare, in_: bool) -> bool:
+        """`key in d`, `x in (1, 2)`: a key or constant in a dict, tuple or list known while
+        scripting."""
+        item, container = self.expr(node.left), self.expr(node.comparators[0])
+        if not isinstance(container, dict | tuple | list) or not _is_constant(item):
+            raise self.error(
+                node,
+                "`in` is only supported for a constant in a dict, tuple or list known while "
+                "scripting",
+            )
+        return (item in container) == in_
 
     def identity_test(self, node: ast.Compare, is_: bool) -> bool:
         """`x is None` / `x is not None`, decided while scripting: a value in the graph is never

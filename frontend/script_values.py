@@ -254,7 +254,7 @@ class ValuesMixin:
             return len(self.module_items(node, value))
         if isinstance(value, ShapeValue):
             return self.emit(node, (AtenDimOp,), [value.tensor], {})[0]
-        if isinstance(value, tuple | list):
+        if isinstance(value, tuple | list | dict):
             return len(value)  # type: ignore[arg-type]
         if isinstance(value, GrownList):
             return self.grown_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
@@ -403,6 +403,8 @@ class ValuesMixin:
             if isinstance(node.slice, ast.Slice):
                 return self.shape_slice(node, base)
             return self.shape_element(node, base, self.expr(node.slice))
+        if isinstance(base, dict):
+            return self.dict_item(node, base)  # type: ignore[attr-defined,no-any-return]
         if isinstance(base, GrownList) and not isinstance(node.slice, ast.Slice):
             return self.grown_list_item(node, base, self.expr(node.slice))  # type: ignore[attr-defined,no-any-return]
         if isinstance(base, tuple | list) and isinstance(node.slice, ast.Slice):

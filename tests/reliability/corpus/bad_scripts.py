@@ -194,9 +194,9 @@ def generator_expression(x):
 
 
 def dict_literal(x):
-    """error: dict"""
-    d = {"a": x}  # <-- col 8
-    return d["a"]
+    """error: KeyError"""
+    d = {"a": x}
+    return d["b"]  # <-- col 11
 
 
 def set_literal(x):
@@ -402,8 +402,9 @@ def range_outside_for(x):
 
 
 def print_call(x):
-    """error: print"""
-    print(x)  # <-- col 4
+    """error: inside `if` or a loop"""
+    if x.sum() > 0:
+        print(x)  # <-- col 8
     return x
 
 
