@@ -120,6 +120,19 @@ def _batch_norm(self, input):
     )  # fmt: skip
 
 
+def _group_norm(self, input):
+    return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+
+def _instance_norm(self, input):
+    momentum = 0.0 if self.momentum is None else self.momentum
+    use_input_stats = self.training or not self.track_running_stats
+    return F.instance_norm(
+        input, self.running_mean, self.running_var, self.weight, self.bias, use_input_stats,
+        momentum, self.eps,
+    )  # fmt: skip
+
+
 def _layer_norm(self, input):
     return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
@@ -434,6 +447,12 @@ def _eval_mode(m: Any) -> str:
 _EVAL = "call .eval() on the model first"
 
 
+def _batched_instance_norm(m: Any) -> str:
+    if m.training and m.track_running_stats:
+        return "it is in training mode with running statistics (they would be updated)"
+    return ""
+
+
 def _no_indices(m: Any) -> str:
     return "return_indices=True is not supported" if m.return_indices else ""
 
@@ -457,6 +476,10 @@ RULES: dict[str, LeafRule] = {
     "BatchNorm2d": LeafRule(_batch_norm, _inference_norm, "call .eval() on the model first"),
     "BatchNorm1d": LeafRule(_batch_norm, _inference_norm, "call .eval() on the model first"),
     "LayerNorm": LeafRule(_layer_norm),
+    "GroupNorm": LeafRule(_group_norm),
+    "InstanceNorm1d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),
+    "InstanceNorm2d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),
+    "InstanceNorm3d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),
     "MaxPool2d": LeafRule(_max_pool2d),
     "Conv1d": LeafRule(_conv1d),
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),

@@ -220,3 +220,35 @@ def test_padding_modes(kind) -> None:
     model = Padded().eval()
     x = torch.randn(2, 2, 4, 5)
     check(capture(kind, model, x), model, x)
+
+
+# ---- group and instance normalization ----
+
+
+class Norms(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.group = nn.GroupNorm(2, 4)
+        self.instance = nn.InstanceNorm2d(4, affine=True)
+        self.running = nn.InstanceNorm1d(4, track_running_stats=True)
+        self.running.running_mean.uniform_()
+        self.running.running_var.uniform_(0.5, 2.0)
+
+    def forward(self, x):
+        rows = x[:, :, 0]
+        return self.group(x), self.instance(x), self.running(rows), F.group_norm(x, 1)
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_group_and_instance_norm(kind) -> None:
+    torch.manual_seed(9)
+    model = Norms().eval()
+    x = torch.randn(2, 4, 3, 5)
+    check(capture(kind, model, x), model, x)
+
+
+def test_group_norm_checks_the_groups() -> None:
+    from frontend import torch as ft
+
+    with pytest.raises(ShapeError, match="divisible by num_groups"):
+        ft.nn.functional.group_norm(ft.ones(2, 6, 3), 4)

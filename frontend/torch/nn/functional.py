@@ -2,7 +2,7 @@
 
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
   frontend.torch generator (scaled by 1/(1-p), like PyTorch);
-- `normalize`, `mse_loss`,
+- `instance_norm` (`torch.instance_norm`'s arguments in F's order), `normalize`, `mse_loss`,
   `l1_loss` and `cross_entropy`, written with ops; the other losses and `softmin`
   (`frontend/torch/losses.py`);
 - `batch_norm` and `embedding`, while the registry has only their ATen spellings
@@ -102,6 +102,23 @@ def _embedding(
         raise NotImplementedError("F.embedding(max_norm=...) is not supported")
     index = -1 if padding_idx is None else padding_idx
     return _torch.embedding(weight, input, index, scale_grad_by_freq, sparse)
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Optional[Tensor] = None,  # noqa: UP045
+    running_var: Optional[Tensor] = None,  # noqa: UP045
+    weight: Optional[Tensor] = None,  # noqa: UP045
+    bias: Optional[Tensor] = None,  # noqa: UP045
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """`F.instance_norm`: `torch.instance_norm` with its arguments in F's order (running
+    statistics are read, never updated). Scriptable."""
+    return _torch.instance_norm(
+        input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False
+    )
 
 
 def normalize(
