@@ -53,13 +53,44 @@ def _sorted_positions(row, descending):  # type: ignore[no-untyped-def]
     return result
 
 
+@jit
+def _before(a, b, descending):  # type: ignore[no-untyped-def]
+    """Whether `a` comes strictly before `b` in sorted order (NaN above every number)."""
+    if descending:
+        return a > b or (a != a and b == b)
+    return a < b or (b != b and a == a)
+
+
+@jit
+def _first_positions(row, k, descending):  # type: ignore[no-untyped-def]
+    """The positions of the first `k` elements of `row` in stable sorted order, without
+    sorting it: an insertion into the k best so far (a tie does not pass an earlier one)."""
+    best = np.empty(k, np.int64)
+    count = 0
+    for j in range(row.size):
+        v = row[j]
+        if count == k and (k == 0 or not _before(v, row[best[k - 1]], descending)):
+            continue
+        p = count if count < k else k - 1
+        while p > 0 and _before(v, row[best[p - 1]], descending):
+            best[p] = best[p - 1]
+            p -= 1
+        best[p] = j
+        count = min(count + 1, k)
+    return best
+
+
+SELECT_BELOW = 16  # topk of k with k * SELECT_BELOW <= n selects by insertion, not by a sort
+
+
 # ---- sorting and selection ----
 
 
 @jit
 def sort_kernel(x, outer, n, inner, descending, k, values, indices):  # type: ignore[no-untyped-def]
     """The first `k` elements of each row in sorted order (`descending` 0 / 1) and their
-    positions: `values` and `indices` are `[outer, k, inner]`; `k` < 0: the whole row."""
+    positions: `values` and `indices` are `[outer, k, inner]`; `k` < 0: the whole row. A
+    small `k` selects without sorting the row (same result)."""
     rows = _rows(x, outer, n, inner)
     if k < 0:
         k = n
@@ -72,7 +103,10 @@ def sort_kernel(x, outer, n, inner, descending, k, values, indices):  # type: ig
         for i in range(inner):
             for j in range(n):
                 row[j] = rows[a, j, i]
-            order = _sorted_positions(row, descending != 0)
+            if k * SELECT_BELOW <= n:
+                order = _first_positions(row, k, descending != 0)
+            else:
+                order = _sorted_positions(row, descending != 0)
             for j in range(k):
                 out_values[a, j, i] = row[order[j]]
                 out_indices[a, j, i] = order[j]

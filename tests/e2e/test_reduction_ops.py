@@ -134,6 +134,26 @@ def test_topk_of_ties_gives_indices_of_the_values() -> None:
     np.testing.assert_array_equal(indices, [[0, 1, 2], [0, 2, 1], [1, 2, 3]])
 
 
+def smallest_and_largest(x):
+    return torch.topk(x, 3, largest=False), torch.topk(x, 2)
+
+
+def test_topk_of_a_few_in_long_rows_selects_like_a_stable_sort() -> None:
+    """k * 16 <= n selects by insertion without sorting (lowering/along_dim_kernels.py): the
+    same values as torch, the indices of a stable sort (ties: lowest index first)."""
+    x = torch.randint(-3, 3, (3, 64), generator=RNG).float()
+    x[0, ::7] = math.nan
+    x[1, 5] = math.inf
+    (low, low_at), (high, high_at) = frontend.script(smallest_and_largest)(x)
+    (low_ref, _), (high_ref, _) = smallest_and_largest(x)
+    np.testing.assert_array_equal(np.asarray(low), low_ref.numpy())
+    np.testing.assert_array_equal(np.asarray(high), high_ref.numpy())
+    ascending = torch.sort(x, stable=True).indices
+    descending = torch.sort(x, descending=True, stable=True).indices
+    np.testing.assert_array_equal(np.asarray(low_at), ascending[:, :3].numpy())
+    np.testing.assert_array_equal(np.asarray(high_at), descending[:, :2].numpy())
+
+
 def test_sorting_row_size_known_only_at_run_time_is_checked() -> None:
     compiled = frontend.script(lambda_topk)
     np.testing.assert_allclose(compiled(V)[0], torch.topk(V, 3)[0].numpy())
