@@ -24,7 +24,7 @@ from dialects.torch.ops.data_movement import (
     AtenSliceTensorOp,
 )
 from dialects.torch.ops.indexing import AtenIndexTensorOp
-from dialects.torch.ops.prim import PrimPythonCallOp
+from dialects.torch.ops.prim import PrimListGetItemOp, PrimPythonCallOp
 from dialects.torch.ops.scalar import (
     AtenBoolFloatOp,
     AtenBoolIntOp,
@@ -407,19 +407,34 @@ class ValuesMixin:
             return self.dict_item(node, base)  # type: ignore[attr-defined,no-any-return]
         if isinstance(base, GrownList) and not isinstance(node.slice, ast.Slice):
             return self.grown_list_item(node, base, self.expr(node.slice))  # type: ignore[attr-defined,no-any-return]
-        if isinstance(base, tuple | list) and isinstance(node.slice, ast.Slice):
-            return self.sequence_slice(node, base)
         if isinstance(base, tuple | list):
-            index = self.expr(node.slice)
-            if not isinstance(index, int) or isinstance(index, bool):
-                raise self.error(node.slice, "tuples and lists must be indexed with a constant int")
-            try:
-                return base[index]  # type: ignore[index]
-            except IndexError:
-                raise self.error(node, f"index {index} is out of range") from None
+            return self.sequence_item(node, base)
+        if kind_of(base) == "list[Tensor]" and isinstance(base, SSAValue):
+            return self.list_item(node, base)
         if kind_of(base) != "Tensor":
             raise self.error(node, f"a {kind_of(base)} cannot be indexed")
         return self.index_tensor(node, base)
+
+    def sequence_item(self, node: ast.Subscript, base: tuple[Value, ...] | list[Value]) -> Value:
+        """`t[i]`, `t[a:b]` of a tuple or list known while scripting: constant bounds."""
+        if isinstance(node.slice, ast.Slice):
+            return self.sequence_slice(node, base)
+        index = self.expr(node.slice)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise self.error(node.slice, "tuples and lists must be indexed with a constant int")
+        try:
+            return base[index]
+        except IndexError:
+            raise self.error(node, f"index {index} is out of range") from None
+
+    def list_item(self, node: ast.Subscript, items: SSAValue) -> Value:
+        """`parts[i]` of a list of tensors made by an op (`torch.split(x, sizes)`): a
+        constant index, checked once the list's length is known."""
+        index = self.expr(node.slice)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise self.error(node.slice, "a list of tensors must be indexed with a constant int")
+        op = self.builder.insert(PrimListGetItemOp(items, self.builder.materialize(index)))
+        return op.results[0]
 
     def sequence_slice(self, node: ast.Subscript, base: tuple[Value, ...] | list[Value]) -> Value:
         """`parts[1:]`, `parts[::-1]` of a tuple or list: constant bounds."""

@@ -27,6 +27,7 @@ from dialects.torch.ops.prim import (
     PrimIfOp,
     PrimIfYieldOp,
     PrimListConstructOp,
+    PrimListGetItemOp,
     PrimListUnpackOp,
     PrimLoopConditionOp,
     PrimLoopOp,
@@ -137,7 +138,7 @@ def _refined_types(op: Operation) -> list[Attribute] | None:
         ]  # type: ignore[attr-defined]
     if isinstance(op, PrimTupleConstructOp):
         return [TupleType([e.type for e in op.elements])]
-    if isinstance(op, PrimListUnpackOp):
+    if isinstance(op, PrimListUnpackOp | PrimListGetItemOp):
         return op.inferred_types()
     if isinstance(op, PrimTupleUnpackOp):
         return list(op.tuple_.type.element_types.data)  # type: ignore[attr-defined]

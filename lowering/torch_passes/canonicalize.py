@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from dialects.torch.folding import NOT_CONSTANT, constant_value
 from dialects.torch.op_base import TorchOp
@@ -42,6 +43,7 @@ from dialects.torch.ops.prim import (
     PrimIfOp,
     PrimIfYieldOp,
     PrimListConstructOp,
+    PrimListGetItemOp,
     PrimListUnpackOp,
     PrimLoopConditionOp,
     PrimLoopOp,
@@ -163,6 +165,24 @@ class FoldUnpackOfListConstruct(RewritePattern):
             replace_results(rewriter, op, list(listed.elements))
 
 
+class FoldGetItemOfKnownList(RewritePattern):
+    """`parts[i]` of a list whose elements are known: the element of a `prim.ListConstruct`,
+    or result i of a `prim.ListUnpack` of the producer's pieces (added before it)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PrimListGetItemOp, rewriter: PatternRewriter) -> None:
+        position, pieces = op.position(), op.pieces()
+        if position is None or pieces is None:
+            return
+        listed = op.list_.owner
+        if isinstance(listed, PrimListConstructOp):
+            replace_results(rewriter, op, [listed.elements[position]])
+            return
+        unpack = PrimListUnpackOp(op.list_, len(pieces))
+        rewriter.insert(unpack, InsertPoint.before(op))
+        replace_results(rewriter, op, [unpack.results[position]])
+
+
 CANONICALIZATION_PATTERNS: tuple[RewritePattern, ...] = (
     FoldConstantScalarOp(),
     ApplyFoldHook(),
@@ -171,6 +191,7 @@ CANONICALIZATION_PATTERNS: tuple[RewritePattern, ...] = (
     FoldLoopThatNeverRuns(),
     FoldLoopInvariantCarried(),
     FoldUnpackOfListConstruct(),
+    FoldGetItemOfKnownList(),
 )
 
 

@@ -437,6 +437,58 @@ def constant_op_for(value: Any) -> Operation:
     raise TypeError(f"no torch constant for {type(value).__name__} {value!r}")
 
 
+@irdl_op_definition
+class PrimListGetItemOp(IRDLOperation):
+    """`parts[i]` of a list of tensors (`torch.split(x, [2, 4], 1)[1]`), TorchScript's
+    aten::__getitem__.t for a constant index. Its type is the element's once the list's
+    producer knows it (`piece_types`); `torch-canonicalize` replaces it by the element
+    (of a `prim.ListConstruct`, or of a `prim.ListUnpack` of the producer's pieces).
+
+    ```mlir
+    %p = torch.aten.__getitem__.t %l, %int1 : !torch.list<vtensor<*,f32>>, !torch.int -> !torch.vtensor<*,f32>
+    ```
+    """
+
+    name = "torch.aten.__getitem__.t"
+    list_ = operand_def(ListType)
+    index = operand_def(IntType)
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$list_ `,` $index attr-dict `:` type($list_) `,` type($index) `->` type($result)"
+
+    def __init__(self, value: SSAValue, index: SSAValue) -> None:
+        assert isinstance(value.type, ListType)
+        super().__init__(operands=[value, index], result_types=[value.type.element_type])
+
+    def pieces(self) -> list[Attribute] | None:
+        """The types of the list's elements when its producer knows how many there are."""
+        owner = self.list_.owner
+        if isinstance(owner, PrimListConstructOp):
+            return [e.type for e in owner.elements]
+        piece_types = getattr(owner, "piece_types", None)
+        return piece_types() if piece_types is not None else None
+
+    def position(self) -> int | None:
+        """The index, wrapped when negative, if constant and inside the known list."""
+        owner = self.index.owner
+        pieces = self.pieces()
+        if not isinstance(owner, ConstantIntOp) or pieces is None:
+            return None
+        index = owner.value.value.data
+        if not -len(pieces) <= index < len(pieces):
+            raise VerifyException(
+                f"torch.aten.__getitem__.t: index {index} is out of range for a list of "
+                f"{len(pieces)} tensors"
+            )
+        return index % len(pieces)
+
+    def inferred_types(self) -> list[Attribute]:
+        position, pieces = self.position(), self.pieces()
+        if position is None or pieces is None:
+            return [self.list_.type.element_type]  # type: ignore[attr-defined]
+        return [pieces[position]]
+
+
 # ---- run-time errors ----
 
 RAISABLE = ("ValueError", "RuntimeError", "TypeError", "IndexError", "KeyError", "AssertionError",
@@ -505,6 +557,7 @@ OPS = (
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
     PrimListUnpackOp,
+    PrimListGetItemOp,
     PrimIfOp,
     PrimIfYieldOp,
     PrimLoopOp,
