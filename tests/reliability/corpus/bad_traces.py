@@ -117,20 +117,19 @@ def masked_assignment(x):
     return x
 
 
-def no_op_cumsum(x):
-    """error: cannot trace .*cumsum"""
-    return torch.cumsum(x, 0)  # <-- here
+def no_op_histc(x):
+    """error: cannot trace .*histc"""
+    return torch.histc(x, 4)  # <-- here
 
 
-def no_op_cumprod_method(x):
-    """error: cannot trace .*cumprod"""
-    return x.cumprod(0)  # <-- here
+def no_op_histc_method(x):
+    """error: cannot trace .*histc"""
+    return x.histc(4)  # <-- here
 
 
-def no_op_sort(x):
-    """error: cannot trace .*sort"""
-    values, _ = torch.sort(x)  # <-- here
-    return values
+def no_op_searchsorted(x):
+    """error: cannot trace .*searchsorted"""
+    return torch.searchsorted(x, x)  # <-- here
 
 
 def no_op_fft(x):
@@ -158,9 +157,9 @@ def boolean_mask_index(x):
     return x[x > 0]  # <-- here
 
 
-def no_op_topk(x):
-    """error: cannot trace .*topk"""
-    return torch.topk(x, 2).values  # <-- here
+def no_op_bucketize(x):
+    """error: cannot trace .*bucketize"""
+    return torch.bucketize(x, torch.tensor([0.0, 1.0]))  # <-- here
 
 
 def no_op_flip(x):
