@@ -101,6 +101,7 @@ _ACCEPTS: dict[str, set[str]] = {
     "float": {"float", "int"},
     "bool": {"bool"},
     "int[]": {"list[int]", "int"},
+    "float[]": {"list[float]", "list[int]", "list[?]", "float", "int"},  # scale_factors
     "ScalarType": {"DType", "int"},
     "Tensor[]": {"list[Tensor]"},
 }

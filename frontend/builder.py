@@ -9,7 +9,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects.torch.dtypes import DType
 from dialects.torch.op_base import TorchOp
-from dialects.torch.ops.prim import PrimListConstructOp, constant_op_for
+from dialects.torch.ops.prim import ConstantIntOp, PrimListConstructOp, constant_op_for
 from dialects.torch.types import (
     BoolType,
     FloatType,
@@ -90,6 +90,16 @@ class IRBuilder:
         """A list of its elements' type (None entries may join tensors: ATen's `Tensor?[]`)."""
         typed = [e.type for e in elements if not isinstance(e.type, NoneType)]
         element_type = typed[0] if typed else elements[0].type if elements else IntType()
+        constant_ints = all(
+            e.type != IntType() or isinstance(e.owner, ConstantIntOp) for e in elements
+        )
+        if FloatType() in typed and set(typed) <= {IntType(), FloatType()} and constant_ints:
+            element_type = FloatType()  # (2, 0.5): a float list, its ints converted
+            elements = [
+                self.materialize(float(e.owner.python_value()))  # type: ignore[union-attr]
+                if e.type == IntType() else e
+                for e in elements
+            ]  # fmt: skip
         return self.insert(PrimListConstructOp(list(elements), element_type)).results[0]
 
     def call(

@@ -107,7 +107,7 @@ class Recorder(Interceptor):
         if isinstance(value, DType):
             return self.builder.materialize(value.scalar_type)
         if isinstance(value, list | tuple):
-            return self.builder.materialize([int(v) for v in value])
+            return self.builder.materialize([v if isinstance(v, float) else int(v) for v in value])
         return self.builder.materialize(value)
 
     # ---- the interceptor hooks ----

@@ -252,3 +252,33 @@ def test_group_norm_checks_the_groups() -> None:
 
     with pytest.raises(ShapeError, match="divisible by num_groups"):
         ft.nn.functional.group_norm(ft.ones(2, 6, 3), 4)
+
+
+# ---- resizing ----
+
+
+class Resize(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.corners = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True)
+        self.nearest = nn.Upsample(size=(5, 7))
+
+    def forward(self, x, signal):
+        return (
+            self.corners(x),
+            self.nearest(x),
+            F.interpolate(x, scale_factor=1.5, mode="bilinear"),
+            F.interpolate(x, size=(7, 3), mode="nearest-exact"),
+            F.interpolate(x, scale_factor=(2, 0.5)),
+            F.interpolate(signal, size=7, mode="linear"),
+            F.interpolate(signal, scale_factor=2.3),
+            F.interpolate(x, size=(2, 2), mode="area"),
+        )
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_interpolate_and_upsample(kind) -> None:
+    torch.manual_seed(10)
+    model = Resize().eval()
+    args = (torch.randn(2, 3, 4, 5), torch.randn(2, 3, 6))
+    check(capture(kind, model, *args), model, *args)

@@ -2,7 +2,8 @@
 
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
   frontend.torch generator (scaled by 1/(1-p), like PyTorch);
-- `instance_norm` (`torch.instance_norm`'s arguments in F's order), `normalize`, `mse_loss`,
+- `instance_norm` (`torch.instance_norm`'s arguments in F's order), `interpolate` (the
+  resizing ops by mode), `normalize`, `mse_loss`,
   `l1_loss` and `cross_entropy`, written with ops; the other losses and `softmin`
   (`frontend/torch/losses.py`);
 - `batch_norm` and `embedding`, while the registry has only their ATen spellings
@@ -119,6 +120,39 @@ def instance_norm(
     return _torch.instance_norm(
         input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False
     )
+
+
+def interpolate(
+    input: Tensor,
+    size=None,  # an int or ints: no one annotation the scripter reads
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners: Optional[bool] = None,  # noqa: UP045
+    recompute_scale_factor: Optional[bool] = None,  # noqa: UP045
+    antialias: bool = False,
+) -> Tensor:
+    """`F.interpolate` of (N, C, *) inputs: modes nearest, nearest-exact, (bi/tri)linear
+    (`dialects/torch/ops/resize.py`) and area with a size of an (N, C, H, W) input (adaptive
+    average pooling). Scriptable."""
+    if antialias:
+        raise NotImplementedError("F.interpolate(antialias=True) is not supported")
+    if recompute_scale_factor:
+        raise NotImplementedError("F.interpolate(recompute_scale_factor=True) is not supported")
+    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
+        raise ValueError(
+            "align_corners option can only be set with the interpolating modes: "
+            "linear | bilinear | bicubic | trilinear"
+        )
+    corners = False if align_corners is None else align_corners
+    if mode == "nearest":
+        return _torch._resize_nearest(input, size, scale_factor)
+    if mode == "nearest-exact":
+        return _torch._resize_nearest_exact(input, size, scale_factor)
+    if mode in ("linear", "bilinear", "trilinear"):
+        return _torch._resize_linear(input, size, corners, scale_factor)
+    if mode == "area" and size is not None:
+        return _torch.adaptive_avg_pool2d(input, size)
+    raise NotImplementedError(f"F.interpolate: mode={mode!r} is not supported")
 
 
 def normalize(
