@@ -179,9 +179,17 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Run `func` in PyTorch; if it reads traced tensors, record its frontend counterpart."""
     import torch
 
+    recorder = current()
+    if isinstance(recorder, Recorder) and _updates_an_untraced_tensor(func, args, kwargs):
+        name = getattr(func, "__name__", repr(func))
+        raise TraceError(
+            f"{user_line()}: {name} updates in place a tensor the trace does not follow (one "
+            "made inside the traced function, such as torch.zeros(...)) from traced values: "
+            "later uses of it would not be recorded; write `y = y + v` (the op without `_`) "
+            "instead"
+        )
     with torch._C.DisableTorchFunctionSubclass():
         out = func(*args, **kwargs)
-    recorder = current()
     if not isinstance(recorder, Recorder) or not _has_tensor(out):
         return out
     mirrors = _to_frontend(args, recorder)
@@ -197,6 +205,25 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         )
     result = _run_counterpart(entry[2], mirrors, options, recorder)
     return _link(out, result, recorder)
+
+
+def _updates_an_untraced_tensor(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """`y.add_(v)` (or `out=y`, `inplace=True`) on a plain torch tensor `y` with a traced
+    argument: PyTorch would update `y`, but `y` does not dispatch to the trace afterwards."""
+    name = getattr(func, "__name__", "")
+    in_place = (name.endswith("_") and not name.startswith("_")) or kwargs.get("inplace") is True
+    target = kwargs.get("out") if "out" in kwargs else args[0] if args and in_place else None
+    if target is None or isinstance(target, tracing_tensor_class()):
+        return False
+    return _has_traced(args) or _has_traced(tuple(kwargs.values()))
+
+
+def _has_traced(values: tuple[Any, ...]) -> bool:
+    traced = tracing_tensor_class()
+    return any(
+        isinstance(v, traced) or (isinstance(v, list | tuple) and _has_traced(tuple(v)))
+        for v in values
+    )
 
 
 def _run_counterpart(
