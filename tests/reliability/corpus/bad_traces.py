@@ -162,14 +162,14 @@ def no_op_bucketize(x):
     return torch.bucketize(x, torch.tensor([0.0, 1.0]))  # <-- here
 
 
-def no_op_flip(x):
-    """error: cannot trace .*flip"""
-    return torch.flip(x, [0])  # <-- here
+def no_op_trapezoid(x):
+    """error: cannot trace .*trapezoid"""
+    return torch.trapezoid(x)  # <-- here
 
 
-def no_op_roll(x):
-    """error: cannot trace .*roll"""
-    return torch.roll(x, 1)  # <-- here
+def no_op_renorm(x):
+    """error: cannot trace .*renorm"""
+    return torch.renorm(x, 2, 0, 1.0)  # <-- here
 
 
 def einsum_with_an_ellipsis(x):
