@@ -60,6 +60,7 @@ from frontend.script_modules import (
 )
 from frontend.script_operators import OperatorsMixin
 from frontend.script_raise import RaiseMixin
+from frontend.script_random import RandomMixin, random_function_name
 from frontend.script_tensor_methods import (
     NOT_SPECIAL,
     TensorMethodsMixin,
@@ -118,6 +119,7 @@ class FunctionScripter(
     RaiseMixin,
     GrownListsMixin,
     DictsMixin,
+    RandomMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -526,6 +528,9 @@ class FunctionScripter(
         builtin = self.python_builtin_call(node, obj, args)
         if builtin is not NOT_JIT_API:
             return builtin
+        random_name = random_function_name(obj)
+        if random_name is not None:
+            return self.random_call(node, obj, random_name, args, kwargs)
         if obj is builtins.abs and len(args) == 1 and kind_of(args[0]) == "Tensor":
             return self.emit(node, ops_for_operator("abs"), args, kwargs)[0]
         if getattr(obj, "__module__", None) == "math" or obj in _MATH_FUNCTIONS:
