@@ -97,6 +97,24 @@ def _conv1d(self, input):
     )
 
 
+def _conv_transpose2d(self, input, output_size: list[int] | None = None):
+    if output_size is not None:
+        raise NotImplementedError("ConvTranspose2d(..., output_size=...) is not supported")
+    return F.conv_transpose2d(
+        input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+        self.groups, self.dilation,
+    )  # fmt: skip
+
+
+def _conv_transpose1d(self, input, output_size: list[int] | None = None):
+    if output_size is not None:
+        raise NotImplementedError("ConvTranspose1d(..., output_size=...) is not supported")
+    return F.conv_transpose1d(
+        input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+        self.groups, self.dilation,
+    )  # fmt: skip
+
+
 def _max_pool1d(self, input):
     return F.max_pool1d(
         input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
@@ -482,6 +500,8 @@ RULES: dict[str, LeafRule] = {
     "InstanceNorm3d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),
     "MaxPool2d": LeafRule(_max_pool2d),
     "Conv1d": LeafRule(_conv1d),
+    "ConvTranspose2d": LeafRule(_conv_transpose2d),
+    "ConvTranspose1d": LeafRule(_conv_transpose1d),
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
     "AvgPool1d": LeafRule(_avg_pool1d),
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),

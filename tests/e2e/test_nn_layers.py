@@ -282,3 +282,26 @@ def test_interpolate_and_upsample(kind) -> None:
     model = Resize().eval()
     args = (torch.randn(2, 3, 4, 5), torch.randn(2, 3, 6))
     check(capture(kind, model, *args), model, *args)
+
+
+# ---- transposed convolution ----
+
+
+class Decoder2d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)
+        self.up1d = nn.ConvTranspose1d(4, 3, 4, stride=3, dilation=2, bias=False)
+
+    def forward(self, x, w):
+        rows = x[:, :, 0]
+        strided = F.conv_transpose2d(x, w, stride=(1, 2), padding=(2, 0), dilation=2)
+        return self.up(x), self.up1d(rows), strided
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_transposed_convolution(kind) -> None:
+    torch.manual_seed(11)
+    model = Decoder2d().eval()
+    args = (torch.randn(2, 4, 5, 6), torch.randn(4, 2, 3, 3))
+    check(capture(kind, model, *args), model, *args)
