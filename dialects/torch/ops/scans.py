@@ -7,7 +7,7 @@ the result dtype; cummax / cummin move the index forward on ties and stick to Na
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.ir import Attribute
@@ -27,7 +27,10 @@ def _axis(x: Any, dim: int) -> int | None:
 
 
 class AccumulateOp(AlongDimOp):
-    """cumsum / cumprod: running sums or products in the result dtype."""
+    """cumsum / cumprod: running sums or products in the result dtype (`NUMPY`: the numpy
+    reference, `np.cumsum` / `np.cumprod`)."""
+
+    NUMPY: ClassVar[Any]
 
     @classmethod
     def result_dtype(cls, named: dict[str, Any]) -> DType | None:
@@ -53,8 +56,7 @@ class AccumulateOp(AlongDimOp):
         named = cls.named_args((TensorMeta.of_array(x), dim, dtype))
         result = cls.result_dtype(named)
         assert result is not None
-        fn = np.cumsum if cls.KERNEL == "tsjit.cumsum" else np.cumprod
-        out = fn(x.astype(result.numpy), axis=_axis(x, dim))
+        out = cls.NUMPY(x.astype(result.numpy), axis=_axis(x, dim))
         return out.reshape(x.shape)
 
 
@@ -67,6 +69,7 @@ class AtenCumsumOp(AccumulateOp):
     PY_NAMES = ("torch.cumsum", "Tensor.cumsum")
     SAMPLES = (Sample(Tn((3, 5)), 1), Sample(Tn((4, 3), "bool"), 0))
     KERNEL = "tsjit.cumsum"
+    NUMPY = staticmethod(np.cumsum)
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     dtype = operand_def(IntType | NoneType)
@@ -85,29 +88,32 @@ class AtenCumprodOp(AccumulateOp):
         Sample(Tn((5,), "int32", -3, 3), 0, dtype=7),
     )
     KERNEL = "tsjit.cumprod"
+    NUMPY = staticmethod(np.cumprod)
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     dtype = operand_def(IntType | NoneType)
     result = result_def(ValueTensorType)
 
 
+def running_extreme(x: Any, dim: int, largest: bool) -> tuple[Any, Any]:
+    """The numpy reference of cummax / cummin: values and the index each was last reached at."""
+    values, indices = np.empty_like(x), np.zeros(x.shape, np.int64)
+    if x.ndim == 0:
+        return x.copy(), indices
+    axis = dim % x.ndim
+    moved_x, moved_v, moved_i = (np.moveaxis(a, axis, -1) for a in (x, values, indices))
+    for row in np.ndindex(moved_x.shape[:-1]):
+        best, at = None, 0
+        for j, v in enumerate(moved_x[row]):
+            wins = best is None or (v >= best if largest else v <= best)
+            if wins or v != v:
+                best, at = v, j
+            moved_v[row][j], moved_i[row][j] = best, at
+    return values, indices
+
+
 def _cumulative_extreme(stem: str, largest: bool) -> Any:
     word = "max" if largest else "min"
-
-    def eager(x: Any, dim: int) -> Any:
-        values, indices = np.empty_like(x), np.zeros(x.shape, np.int64)
-        if x.ndim == 0:
-            return x.copy(), indices
-        axis = dim % x.ndim
-        moved_x, moved_v, moved_i = (np.moveaxis(a, axis, -1) for a in (x, values, indices))
-        for row in np.ndindex(moved_x.shape[:-1]):
-            best, at = None, 0
-            for j, v in enumerate(moved_x[row]):
-                wins = best is None or (v >= best if largest else v <= best)
-                if wins or v != v:
-                    best, at = v, j
-                moved_v[row][j], moved_i[row][j] = best, at
-        return values, indices
 
     @torch_op
     class CumExtreme(AlongDimOp):
@@ -137,7 +143,10 @@ def _cumulative_extreme(stem: str, largest: bool) -> Any:
             dim = row_dim(type(self), self.named())
             return KernelPlan(self.KERNEL, dim, (int(largest),), (0, 1))
 
-    CumExtreme.eager = staticmethod(eager)  # type: ignore[method-assign]
+        @staticmethod
+        def eager(x: Any, dim: int) -> Any:
+            return running_extreme(x, dim, largest)
+
     return CumExtreme
 
 
