@@ -28,9 +28,12 @@ from dialects.torch.ops.prim import PrimListGetItemOp, PrimPythonCallOp
 from dialects.torch.ops.scalar import (
     AtenBoolFloatOp,
     AtenBoolIntOp,
+    AtenExpFloatOp,
     AtenFloatScalarOp,
     AtenIntFloatOp,
+    AtenLogFloatOp,
     AtenNotOp,
+    AtenSqrtFloatOp,
 )
 from dialects.torch.ops.shape_lists import AtenAddTOp, AtenSliceTOp
 from frontend.builder import IRBuilder, Value, kind_of
@@ -141,6 +144,8 @@ class ValuesMixin:
         Mixed int/float operands compute in float, like Python; `/` always does.
         """
         kinds = {kind_of(lhs), kind_of(rhs)}
+        if name == "pow" and not {"bool", "Tensor"} & kinds:
+            return self.scalar_power(node, lhs, rhs)
         if "bool" in kinds and name not in ("and_", "or_"):
             raise self.error(
                 node, f"`{name}` of a bool is not supported", "convert it with int(...)"
@@ -148,6 +153,27 @@ class ValuesMixin:
         if "float" in kinds or name == "truediv":
             lhs, rhs = self.to_float(lhs, node), self.to_float(rhs, node)
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def scalar_power(self, node: ast.AST, base: Value, exponent: Value) -> Value:
+        """`a ** b` of numbers known at run time (`q.size(-1) ** -0.5`), like Python: an int
+        to a constant int >= 0 stays an int (products), `** 0.5` is a square root, `** -k`
+        its reciprocal, anything else `exp(b * log(a))` in float."""
+        if isinstance(exponent, int) and not isinstance(exponent, bool) and 0 <= exponent <= 8:
+            result: Value = 1
+            for _ in range(exponent):
+                result = self.scalar_binop(node, "mul", result, base)
+            return result if exponent else (1.0 if kind_of(base) == "float" else 1)
+        value = self.to_float(base, node)
+        if isinstance(exponent, int | float) and abs(exponent) in (0.5, 1, 2, 3, 4):
+            magnitude = abs(exponent)
+            if magnitude == 0.5:
+                root = self.emit(node, (AtenSqrtFloatOp,), [value], {})[0]
+            else:
+                root = self.scalar_power(node, value, int(magnitude))
+            return root if exponent > 0 else self.scalar_binop(node, "truediv", 1.0, root)
+        logarithm = self.emit(node, (AtenLogFloatOp,), [value], {})[0]
+        scaled = self.scalar_binop(node, "mul", self.to_float(exponent, node), logarithm)
+        return self.emit(node, (AtenExpFloatOp,), [scaled], {})[0]
 
     # ---- builtins ----
 

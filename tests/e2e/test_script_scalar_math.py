@@ -64,3 +64,15 @@ def test_other_math_of_a_runtime_number_is_a_located_error() -> None:
         frontend.script(sine_of_a_size)
     assert "math.sin(x.size(0))" in str(info.value)
     assert "math.sqrt" in str(info.value)
+
+
+def powers_of_sizes(q, k):
+    d = q.size(-1)
+    scores = q @ k.transpose(-2, -1) * d**-0.5
+    return scores * float(q.shape[0]) ** 0.5 + d**2 + q.size(0) ** 1.5 + d**-2
+
+
+def test_powers_of_run_time_numbers() -> None:
+    q, k = torch.randn(4, 8), torch.randn(4, 8)
+    expected = powers_of_sizes(q, k).numpy()
+    np.testing.assert_allclose(frontend.script(powers_of_sizes)(q, k), expected, rtol=1e-5)
