@@ -22,7 +22,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import INT64, DType
-from dialects.torch.families import ReduceDimsOp, ScalarOperand, SumMixin
+from dialects.torch.families import ReduceDimsOp, ScalarOperand, SumMixin, explicit_dtype
 from dialects.torch.meta import Dynamic, TensorMeta
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
@@ -64,15 +64,11 @@ class MapReduceOp(ReduceDimsOp):
 # ---- p-norms ----
 
 
-def _cast(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
-    return b.cast(x, element)
-
-
 def norm_map_reduce(p: float) -> MapReduce:
     """The fold of a p-norm (see the module docstring)."""
 
     def magnitude(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
-        return b.abs(_cast(b, x, element))
+        return b.abs(b.cast(x, element))
 
     if p == math.inf:
         return MapReduce(magnitude, "max", 0.0)
@@ -85,7 +81,7 @@ def norm_map_reduce(p: float) -> MapReduce:
     if p == 2:
 
         def square(b: ScalarBuilder, x: SSAValue, element: Attribute) -> SSAValue:
-            value = _cast(b, x, element)
+            value = b.cast(x, element)
             return b.mul(value, value)
 
         return MapReduce(square, "add", 0.0, lambda b, acc: b.sqrt(acc))
@@ -143,8 +139,6 @@ class NormOp(MapReduceOp):
 
     @classmethod
     def result_element(cls, named: dict[str, Any], input_dtype: DType | None) -> DType | None:
-        from dialects.torch.families import explicit_dtype
-
         if input_dtype is not None and not input_dtype.is_float:
             raise TypeError(
                 "linalg.vector_norm: Expected a floating point or complex tensor as input. "
