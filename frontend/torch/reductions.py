@@ -46,9 +46,7 @@ def aminmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> tup
     return input.amin([dim], keepdim), input.amax([dim], keepdim)
 
 
-def nanmean(
-    input: Tensor, dim=None, keepdim: bool = False, dtype=None
-) -> Tensor:
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """`torch.nanmean`: the mean of the elements that are not NaN (NaN where none is)."""
     kept = _torch.logical_not(input.isnan())
     total = _torch.nansum(input, dim, keepdim, dtype=dtype)
