@@ -16,21 +16,11 @@ from dialects.torch.dtypes import FLOAT64, DType
 from dialects.torch.families import BinaryOp, BinaryScalarOp, ElementwiseOp, ScalarOperand
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.math_functions import float_only
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import ValueTensorType
 
 FLOAT_PAIR = Sample(Tn((3, 4), low=-3.0, high=3.0), Tn((4,), low=-3.0, high=3.0))
-TORCH_TYPE_NAMES = {"int64": "Long", "int32": "Int", "float32": "Float", "float64": "Double",
-                    "bool": "Bool"}  # fmt: skip
-
-
-def float_only(op_name: str, dtype: DType | None) -> DType | None:
-    """`dtype`, or torch's kernel error for an integer or bool one."""
-    if dtype is not None and not dtype.is_float:
-        raise TypeError(f'"{op_name}_cpu" not implemented for {TORCH_TYPE_NAMES[dtype.name]!r}')
-    return dtype
-
-
 # ---- atan2, hypot, copysign ----
 
 
@@ -67,7 +57,7 @@ class AtenHypotOp(BinaryOp):
 
     @classmethod
     def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
-        return float_only("hypot", super().compute_dtype(args))
+        return float_only("hypot_cpu", super().compute_dtype(args))
 
     @staticmethod
     def eager(x: Any, y: Any) -> Any:
@@ -310,7 +300,7 @@ class AtenLogaddexpOp(BinaryOp):
 
     @classmethod
     def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
-        return float_only("logaddexp", super().compute_dtype(args))
+        return float_only("logaddexp_cpu", super().compute_dtype(args))
 
     @staticmethod
     def eager(x: Any, y: Any) -> Any:

@@ -14,7 +14,7 @@ from dialects.torch.families import ElementwiseOp, ScalarOperand
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.binary_math import float_only
+from dialects.torch.ops.math_functions import float_only
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import ValueTensorType
 

@@ -24,6 +24,19 @@ from dialects.torch.op_base import T as Tn
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import FloatType, IntType, NoneType, ValueTensorType
 
+TORCH_TYPE_NAMES = {"int64": "Long", "int32": "Int", "float32": "Float", "float64": "Double",
+                    "bool": "Bool"}  # fmt: skip
+"""torch's names of the dtypes in its kernel errors."""
+
+
+def float_only(kernel: str, dtype: DType | None) -> DType | None:
+    """`dtype`, or torch's error for an integer or bool one (`"frac_cpu" not implemented for
+    'Long'`)."""
+    if dtype is not None and not dtype.is_float:
+        raise TypeError(f'"{kernel}" not implemented for {TORCH_TYPE_NAMES[dtype.name]!r}')
+    return dtype
+
+
 # ---- transcendental functions: integers give float32 ----
 
 TRIG_SAMPLES = (Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "int64", -3, 3)))
@@ -184,10 +197,7 @@ class AtenRoundDecimalsOp(ElementwiseOp):
     @classmethod
     def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
         cls.static_arg(args, "decimals")
-        dtype = super().compute_dtype(args)
-        if dtype is not None and not dtype.is_float:
-            raise TypeError(f'"round_cpu" not implemented for {_torch_name(dtype)!r}')
-        return dtype
+        return float_only("round_cpu", super().compute_dtype(args))
 
     @staticmethod
     def eager(x: Any, decimals: int) -> Any:
@@ -202,12 +212,6 @@ class AtenRoundDecimalsOp(ElementwiseOp):
         return b.div(b.round_even(b.mul(x, scale)), scale)
 
 
-def _torch_name(dtype: DType) -> str:
-    """torch's name of a dtype in its kernel errors ('Long', 'Float', 'Bool')."""
-    return {"int64": "Long", "int32": "Int", "float32": "Float", "float64": "Double",
-            "bool": "Bool"}[dtype.name]  # fmt: skip
-
-
 @torch_op
 class AtenFracOp(UnaryOp):
     """`x - trunc(x)`, the fractional part with x's sign; floating point only (`torch.frac`)."""
@@ -219,10 +223,7 @@ class AtenFracOp(UnaryOp):
 
     @classmethod
     def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
-        dtype = super().compute_dtype(args)
-        if dtype is not None and not dtype.is_float:
-            raise TypeError(f'"frac_cpu" not implemented for {_torch_name(dtype)!r}')
-        return dtype
+        return float_only("frac_cpu", super().compute_dtype(args))
 
     @staticmethod
     def eager(x: Any) -> Any:

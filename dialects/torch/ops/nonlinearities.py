@@ -19,10 +19,10 @@ from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import DType
 from dialects.torch.families import ElementwiseOp, ScalarOperand, UnaryOp
-from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
+from dialects.torch.meta import ShapeError, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.binary_math import TORCH_TYPE_NAMES
+from dialects.torch.ops.math_functions import TORCH_TYPE_NAMES, float_only
 from dialects.torch.ops.op_sequence import OpSequence
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN, IntType, ValueTensorType
@@ -40,10 +40,7 @@ class _FloatKernel:
 
     @classmethod
     def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
-        dtype = super().compute_dtype(args)  # type: ignore[misc]
-        if dtype is not None and not dtype.is_float:
-            raise TypeError(f'"{cls.KERNEL}" not implemented for {TORCH_TYPE_NAMES[dtype.name]!r}')
-        return dtype
+        return float_only(cls.KERNEL, super().compute_dtype(args))  # type: ignore[misc]
 
 
 def softplus_of(b: ScalarBuilder, x: SSAValue) -> SSAValue:
@@ -375,11 +372,6 @@ class AtenThresholdOp(ElementwiseOp):
 # ---- prelu, glu: decomposed ----
 
 
-def _float_input(kernel: str, x: TensorMeta) -> None:
-    if x.dtype is not None and not x.dtype.is_float:
-        raise TypeError(f'"{kernel}" not implemented for {TORCH_TYPE_NAMES[x.dtype.name]!r}')
-
-
 @torch_op
 class AtenPreluOp(TorchOp):
     """`x` where positive, else `weight * x`, with one weight, or one per channel (dim 1)
@@ -397,7 +389,7 @@ class AtenPreluOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, weight = args
-        _float_input("prelu_cpu", x)
+        float_only("prelu_cpu", x.dtype)
         if None not in (x.dtype, weight.dtype) and x.dtype != weight.dtype:
             raise TypeError(
                 "prelu: Type promoting not supported. Got "
@@ -454,7 +446,7 @@ class AtenGluOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, dim = args
-        _float_input("glu_cpu", x)
+        float_only("glu_cpu", x.dtype)
         if not isinstance(dim, int):
             raise TypeError("glu: `dim` must be an int known while scripting")
         if x.shape is None:
