@@ -115,6 +115,19 @@ def _conv_transpose1d(self, input, output_size: list[int] | None = None):
     )  # fmt: skip
 
 
+def _adaptive_max_pool2d(self, input):
+    return F.adaptive_max_pool2d(input, self.output_size)
+
+
+def _adaptive_max_pool1d(self, input):
+    return F.adaptive_max_pool1d(input, self.output_size)
+
+
+def _feature_dropout(self, input):
+    """nn.Dropout1d / 2d / 3d / AlphaDropout / FeatureAlphaDropout in eval mode."""
+    return input
+
+
 def _max_pool1d(self, input):
     return F.max_pool1d(
         input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
@@ -471,6 +484,12 @@ def _batched_instance_norm(m: Any) -> str:
     return ""
 
 
+def _eval_dropout(m: Any) -> str:
+    if m.training and m.p > 0:
+        return "it is in training mode (random channel masks are not supported)"
+    return ""
+
+
 def _no_indices(m: Any) -> str:
     return "return_indices=True is not supported" if m.return_indices else ""
 
@@ -505,6 +524,13 @@ RULES: dict[str, LeafRule] = {
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
     "AvgPool1d": LeafRule(_avg_pool1d),
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),
+    "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d, _no_indices),
+    "AdaptiveMaxPool1d": LeafRule(_adaptive_max_pool1d, _no_indices),
+    "Dropout1d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
+    "Dropout2d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
+    "Dropout3d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
+    "AlphaDropout": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
+    "FeatureAlphaDropout": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "AvgPool2d": LeafRule(_avg_pool2d),
     "AdaptiveAvgPool2d": LeafRule(_adaptive_avg_pool2d),
     "Embedding": LeafRule(_embedding, _no_max_norm),

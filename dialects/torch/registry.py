@@ -5,6 +5,7 @@ from __future__ import annotations
 from dialects.torch.op_base import TorchOp
 from dialects.torch.ops import (
     activations,
+    adaptive_max_pool,
     arithmetic,
     attention,
     binary_math,
@@ -82,6 +83,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *group_norm.OPS,
     *resize.OPS,
     *conv_transpose.OPS,
+    *adaptive_max_pool.OPS,
     *padding.OPS,
     *scatter.OPS,
     *triangular.OPS,

@@ -305,3 +305,37 @@ def test_transposed_convolution(kind) -> None:
     model = Decoder2d().eval()
     args = (torch.randn(2, 4, 5, 6), torch.randn(4, 2, 3, 3))
     check(capture(kind, model, *args), model, *args)
+
+
+# ---- adaptive max pooling, feature dropouts in eval mode ----
+
+
+class MaxAndDropout(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AdaptiveMaxPool2d((3, 2))
+        self.pool1d = nn.AdaptiveMaxPool1d(4)
+        self.drop = nn.Dropout2d(0.3)
+        self.alpha = nn.AlphaDropout(0.2)
+
+    def forward(self, x):
+        rows = x[:, :, 0]
+        return (
+            self.pool(self.drop(x)),
+            self.pool1d(self.alpha(rows)),
+            F.adaptive_max_pool2d(x, 2),
+            F.dropout1d(rows, 0.5, False),
+        )
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_adaptive_max_pool_and_feature_dropout(kind) -> None:
+    torch.manual_seed(12)
+    model = MaxAndDropout().eval()
+    x = torch.randn(2, 3, 7, 5)
+    check(capture(kind, model, x), model, x)
+
+
+def test_feature_dropout_in_training_is_a_clear_error() -> None:
+    with pytest.raises(ScriptError, match="training mode"):
+        frontend.script(nn.Dropout2d(0.5))

@@ -1,7 +1,8 @@
 """`frontend.torch.nn.functional` (`F`): every op spelling `F.<name>` as a function, plus
 
 - `dropout`: random, so no op: identity unless `training`, else a Bernoulli mask from the
-  frontend.torch generator (scaled by 1/(1-p), like PyTorch);
+  frontend.torch generator (scaled by 1/(1-p), like PyTorch); `dropout1d/2d/3d`,
+  `alpha_dropout` and `feature_alpha_dropout`: the identity, refused in training;
 - `instance_norm` (`torch.instance_norm`'s arguments in F's order), `interpolate` (the
   resizing ops by mode), `normalize`, `mse_loss`,
   `l1_loss` and `cross_entropy`, written with ops; the other losses and `softmin`
@@ -40,6 +41,49 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         input.numpy()[...] = result.numpy()
         return input
     return result
+
+
+def _eval_dropout(name: str, input: Tensor, p: float, training: bool) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if training and p > 0.0:
+        raise NotImplementedError(f"F.{name} in training mode is not supported (call .eval())")
+    return input
+
+
+def dropout1d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """`F.dropout1d`: the identity unless training (random channel masks: not supported)."""
+    return _eval_dropout("dropout1d", input, p, training)
+
+
+def dropout2d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """`F.dropout2d`: the identity unless training."""
+    return _eval_dropout("dropout2d", input, p, training)
+
+
+def dropout3d(
+    input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False
+) -> Tensor:
+    """`F.dropout3d`: the identity unless training."""
+    return _eval_dropout("dropout3d", input, p, training)
+
+
+def alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """`F.alpha_dropout`: the identity unless training."""
+    return _eval_dropout("alpha_dropout", input, p, training)
+
+
+def feature_alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """`F.feature_alpha_dropout`: the identity unless training."""
+    return _eval_dropout("feature_alpha_dropout", input, p, training)
 
 
 def _batch_norm(
