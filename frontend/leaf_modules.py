@@ -164,6 +164,10 @@ def _instance_norm(self, input):
     )  # fmt: skip
 
 
+def _local_response_norm(self, input):
+    return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+
 def _layer_norm(self, input):
     return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
@@ -514,6 +518,7 @@ RULES: dict[str, LeafRule] = {
     "BatchNorm1d": LeafRule(_batch_norm, _inference_norm, "call .eval() on the model first"),
     "LayerNorm": LeafRule(_layer_norm),
     "GroupNorm": LeafRule(_group_norm),
+    "LocalResponseNorm": LeafRule(_local_response_norm),
     "InstanceNorm1d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),
     "InstanceNorm2d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),
     "InstanceNorm3d": LeafRule(_instance_norm, _batched_instance_norm, _EVAL),

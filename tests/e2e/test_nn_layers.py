@@ -222,7 +222,7 @@ def test_padding_modes(kind) -> None:
     check(capture(kind, model, x), model, x)
 
 
-# ---- group and instance normalization ----
+# ---- group, instance and local response normalization ----
 
 
 class Norms(nn.Module):
@@ -233,10 +233,12 @@ class Norms(nn.Module):
         self.running = nn.InstanceNorm1d(4, track_running_stats=True)
         self.running.running_mean.uniform_()
         self.running.running_var.uniform_(0.5, 2.0)
+        self.local = nn.LocalResponseNorm(3, alpha=0.1)
 
     def forward(self, x):
         rows = x[:, :, 0]
-        return self.group(x), self.instance(x), self.running(rows), F.group_norm(x, 1)
+        local = self.local(x) + F.local_response_norm(rows, 2).unsqueeze(2)
+        return self.group(x), self.instance(x), self.running(rows), F.group_norm(x, 1), local
 
 
 @pytest.mark.parametrize("kind", ["script", "trace"])
