@@ -41,7 +41,6 @@ from frontend.resolve import (
     is_torch_function,
     ops_for_method,
     ops_for_object,
-    ops_for_operator,
 )
 from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
@@ -149,6 +148,7 @@ class FunctionScripter(
         self.call_types = arg_types or {}
         self.constants = constants or {}
         self.name = name or self.node.name
+        self.compilation.reserved.add(self.name)  # a callee of the same name gets another
         self.env: dict[str, Value] = {}
         self.unusable: dict[str, Unusable] = {}
         self.assignments: dict[str, ast.AST] = {}  # variable -> its latest assignment, for errors
@@ -531,8 +531,6 @@ class FunctionScripter(
         random_name = random_function_name(obj)
         if random_name is not None:
             return self.random_call(node, obj, random_name, args, kwargs)
-        if obj is builtins.abs and len(args) == 1 and kind_of(args[0]) == "Tensor":
-            return self.emit(node, ops_for_operator("abs"), args, kwargs)[0]
         if getattr(obj, "__module__", None) == "math" or obj in _MATH_FUNCTIONS:
             return self.math_call(node, obj, args, kwargs)
         if is_torch_function(obj, "einsum"):
@@ -589,6 +587,8 @@ class FunctionScripter(
         other functions."""
         if obj is builtins.print:
             return self.builtin_print(node, args)
+        if obj is builtins.abs and args and kind_of(args[0]) == "Tensor":  # torch.abs
+            return self.emit(node, ops_for_method("abs"), args, {})[0]
         jit_value = jit_api_value(obj, args)
         if jit_value is not NOT_JIT_API:
             return jit_value
@@ -659,6 +659,8 @@ class FunctionScripter(
             for k, v in kwargs.items()
         }
         kwargs = devices_dropped(lambda message: self.error(node, message), kwargs)
+        if "inplace" in kwargs and not any(accepts(c, "inplace") for c in candidates):
+            kwargs = {k: v for k, v in kwargs.items() if k != "inplace"}  # F.relu(x, inplace=True)
         try:
             return self.builder.call(candidates, args, kwargs)
         except BindError as err:
@@ -726,4 +728,9 @@ def dtype_source(candidates: Any, args: list[Value], kwargs: dict[str, Value]) -
         if isinstance(value, SSAValue) and isinstance(value.owner, PrimDtypeOp):
             return value.owner.a
     return None
+
+
+def accepts(op: Any, keyword: str) -> bool:
+    """Whether the op's schema has an argument named `keyword`."""
+    return any(a.name == keyword for a in op.parsed_schema().arguments)
 

@@ -51,9 +51,11 @@ class Compilation:
     by_key: dict[tuple[Any, ...], ScriptedFunction] = field(default_factory=dict)
     in_progress: list[tuple[tuple[Any, ...], str]] = field(default_factory=list)
     imported: dict[tuple[Any, ...], ScriptedFunction] = field(default_factory=dict)  # graphs
+    reserved: set[str] = field(default_factory=set)  # names of functions being scripted
 
     def unique_name(self, base: str) -> str:
         taken = {f.op.sym_name.data for f in self.functions} | {n for _, n in self.in_progress}
+        taken |= self.reserved
         taken |= {f.op.sym_name.data for f in self.imported.values()}
         name, n = base, 1
         while name in taken:

@@ -103,6 +103,8 @@ class OperatorsMixin:
             return self.emit(node, BY_PY_NAME.get("torch.pow", ()), [scalar, tensor], {})[0]
         if name == "sub":
             return self.emit(node, ops_for_method("__rsub__"), [tensor, scalar], {})[0]
+        if name == "mod":  # `2 % x`: aten.remainder.Scalar_Tensor
+            return self.emit(node, BY_PY_NAME.get("torch.remainder", ()), [scalar, tensor], {})[0]
         if name == "truediv":
             inverse = self.emit(node, ops_for_method("reciprocal"), [tensor], {})[0]
             return self.emit(node, ops_for_operator("mul"), [inverse, scalar], {})[0]

@@ -298,7 +298,23 @@ class ValuesMixin:
             return self.emit(node, ops_for_method("__float__"), [value], {})[0]
         if kind_of(value) not in SCALAR_KINDS:
             raise self.error(node, f"float() of {kind_of(value)} is not supported")
+        if kind_of(value) == "bool" and isinstance(value, SSAValue):
+            return self.bool_as_number(node, value, 1.0, 0.0)
         return self.to_float(value, node)
+
+    def bool_as_number(self, node: ast.AST, value: SSAValue, one: Value, zero: Value) -> Value:
+        """`float(b)` / `int(b)` of a bool known at run time: `one if b else zero`."""
+        hidden = f"__bool_{id(node)}"
+        self.env[hidden] = value
+        choice = ast.IfExp(
+            test=ast.Name(id=hidden, ctx=ast.Load()),
+            body=ast.Constant(value=one),
+            orelse=ast.Constant(value=zero),
+        )
+        try:
+            return self.expr(ast.copy_location(choice, node))  # type: ignore[arg-type]
+        finally:
+            del self.env[hidden]
 
     def builtin_int(self, node: ast.AST, value: Value) -> Value:
         kind = kind_of(value)
@@ -310,6 +326,8 @@ class ValuesMixin:
             return self.emit(node, (AtenIntFloatOp,), [value], {})[0]
         if kind == "int":
             return value
+        if kind == "bool" and isinstance(value, SSAValue):
+            return self.bool_as_number(node, value, 1, 0)
         raise self.error(node, f"int() of {kind} is not supported")
 
     def builtin_bool(self, node: ast.AST, value: Value) -> Value:

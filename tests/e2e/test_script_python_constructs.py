@@ -277,3 +277,24 @@ def test_the_dtype_attribute(dtype) -> None:
         assert got.dtype == expected.dtype
         np.testing.assert_allclose(got.numpy(), expected.numpy())
     assert "torch.prim.dtype" in str(scripted.graph)
+
+
+def bools_as_numbers_and_reflected_ops(x):
+    a = float(torch.allclose(x, x)) + int(torch.equal(x, x * 2))
+    return a + 2 % (x.abs() + 1) + abs(x * 3) + torch.nn.functional.relu(x, inplace=True)
+
+
+def test_bools_as_numbers_reflected_remainder_and_inplace_keyword() -> None:
+    x = torch.randn(3, 4)
+    expected = bools_as_numbers_and_reflected_ops(x.clone()).numpy()
+    got = frontend.script(bools_as_numbers_and_reflected_ops)(x)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def normalize(x):  # the name of frontend.torch's F.normalize, which it calls
+    return torch.nn.functional.normalize(x) * 2
+
+
+def test_a_function_named_like_its_callee() -> None:
+    x = torch.randn(3, 4)
+    np.testing.assert_allclose(frontend.script(normalize)(x), normalize(x).numpy(), rtol=1e-6)
