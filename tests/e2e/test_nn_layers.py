@@ -62,6 +62,25 @@ def test_scaled_dot_product_attention(kind) -> None:
     check(capture(kind, attend, *args), attend, *args)
 
 
+def attend_with_mask(q, k, v, mask):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+
+def attend_with_dropout(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, dropout_p=0.1)
+
+
+def test_attention_refusals_are_clear_errors() -> None:
+    q = torch.randn(2, 3, 4)
+    with pytest.raises(ScriptError, match="dropout_p must be 0"):
+        frontend.script(attend_with_dropout)
+    scripted = frontend.script(attend_with_mask)
+    with pytest.raises(TypeError, match="Expected attn_mask dtype to be bool or float"):
+        scripted(q, q, q, torch.ones(3, 3, dtype=torch.float64))
+    with pytest.raises(TypeError, match="only bool and floating types of masks"):
+        scripted(q, q, q, torch.ones(3, 3, dtype=torch.int64))
+
+
 class Attention(nn.Module):
     """Two attentions, called the ways users call them."""
 
