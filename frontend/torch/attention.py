@@ -95,9 +95,13 @@ def multi_head_attention_forward(
     if add_zero_attn:
         raise NotImplementedError("nn.MultiheadAttention: add_zero_attn=True is not supported")
     if static_k is not None or static_v is not None:
-        raise NotImplementedError("F.multi_head_attention_forward: static_k / static_v are not supported")  # fmt: skip
+        raise NotImplementedError(
+            "F.multi_head_attention_forward: static_k / static_v are not supported"
+        )
     if training and dropout_p != 0.0:
-        raise NotImplementedError("nn.MultiheadAttention: dropout in training mode is not supported")  # fmt: skip
+        raise NotImplementedError(
+            "nn.MultiheadAttention: dropout in training mode is not supported"
+        )
     w_q, w_k, w_v, b_q, b_k, b_v = _projections(
         in_proj_weight, in_proj_bias, use_separate_proj_weight,
         q_proj_weight, k_proj_weight, v_proj_weight,
