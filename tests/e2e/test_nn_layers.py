@@ -294,6 +294,7 @@ class Resize(nn.Module):
             F.interpolate(signal, size=7, mode="linear"),
             F.interpolate(signal, scale_factor=2.3),
             F.interpolate(x, size=(2, 2), mode="area"),
+            F.interpolate(x, scale_factor=2, mode="bicubic"),
         )
 
 

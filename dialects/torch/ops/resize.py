@@ -1,5 +1,5 @@
 """Resizing (`F.interpolate`, `nn.Upsample`) of (N, C, *) inputs with 1 to 3 spatial dims:
-`_resize_nearest`, `_resize_nearest_exact` and `_resize_linear` (ATen's
+`_resize_nearest`, `_resize_nearest_exact`, `_resize_linear` and `_resize_cubic` (ATen's
 `upsample_nearest{1,2,3}d.vec`, `_upsample_nearest_exact*d.vec`, `upsample_linear1d.vec`,
 `upsample_bilinear2d.vec`, ... as one op per mode: `F.interpolate` picks by mode only, since
 a script does not know the rank).
@@ -8,7 +8,8 @@ Each spatial dim is resized on its own (the modes are separable), with PyTorch's
 positions: nearest `min(floor(i * scale), n - 1)` (`i // 2` when doubling, `i` when the size
 stays), nearest-exact `min(floor((i + 0.5) * scale), n - 1)`, linear
 `max((i + 0.5) * scale - 0.5, 0)` (or `i * (n - 1) / (out - 1)` with align_corners) between
-its floor and the next element; `scale` is `1 / scale_factor` when given, else `n / out`,
+its floor and the next element, cubic the four around `i * scale` (same formula, not clamped
+at 0) with PyTorch's coefficients (A = -0.75), edges repeated; `scale` is `1 / scale_factor` when given, else `n / out`,
 computed in the input's float precision. `torch-decompose` writes each dim as `index_select`
 at a constant index (and for linear a weighted sum of two), so the input's spatial sizes must
 be known: while they are not, the result type stays open and the frontend compiles the call
@@ -63,12 +64,28 @@ def output_sizes(name: str, shape: tuple[int, ...], size: Any, scales: Any,
     return list(sizes), [None] * count  # type: ignore[arg-type]
 
 
-def source_positions(mode: str, size: int, out: int, scale: float | None,
-                     align_corners: bool, dtype: Any) -> tuple[Any, Any, Any]:  # fmt: skip
-    """(index0, index1, weight1) of each output position along one dim; nearest modes give
-    index1 = index0 and weight1 = 0."""
+Taps = list[tuple[Any, Any]]  # (source index, weight or None) per output position, summed
+
+
+def _cubic_weights(t: Any, dtype: Any) -> list[Any]:
+    """PyTorch's cubic convolution coefficients (A = -0.75) at fraction `t`."""
+    a = dtype.type(-0.75)
+
+    def near(x: Any) -> Any:  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x: Any) -> Any:  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def source_taps(mode: str, size: int, out: int, scale: float | None,
+                align_corners: bool, dtype: Any) -> Taps:  # fmt: skip
+    """Where each output position along one dim reads: nearest modes one source element,
+    linear two (weighted), cubic four (clamped to the edges)."""
     i = np.arange(out)
-    if mode == "linear" and align_corners:
+    if mode in ("linear", "cubic") and align_corners:
         step = dtype.type((size - 1) / (out - 1)) if out > 1 else dtype.type(0)
     else:
         step = dtype.type(1.0 / scale) if scale else dtype.type(size / out)
@@ -79,18 +96,22 @@ def source_positions(mode: str, size: int, out: int, scale: float | None,
             index = i >> 1
         else:
             index = np.minimum(np.floor(i.astype(np.float32) * np.float32(step)), size - 1)
-        return index.astype(np.int64), index.astype(np.int64), None
+        return [(index.astype(np.int64), None)]
     if mode == "nearest-exact":
         index = np.minimum(np.floor((i.astype(np.float32) + 0.5) * np.float32(step)), size - 1)
-        return index.astype(np.int64), index.astype(np.int64), None
+        return [(index.astype(np.int64), None)]
     if align_corners:
         source = i.astype(dtype) * step
     else:
-        source = np.maximum((i.astype(dtype) + dtype.type(0.5)) * step - dtype.type(0.5), 0)
+        source = (i.astype(dtype) + dtype.type(0.5)) * step - dtype.type(0.5)
+    if mode == "cubic":
+        start = np.floor(source).astype(np.int64)
+        weights = _cubic_weights((source - start).astype(dtype), dtype)
+        return [(np.clip(start - 1 + k, 0, size - 1), weights[k].astype(dtype)) for k in range(4)]
+    source = np.maximum(source, 0)
     index0 = source.astype(np.int64)
-    index1 = np.minimum(index0 + 1, size - 1)
     weight1 = np.clip(source - index0.astype(dtype), 0, 1).astype(dtype)
-    return index0, index1, weight1
+    return [(index0, (1 - weight1).astype(dtype)), (np.minimum(index0 + 1, size - 1), weight1)]
 
 
 class UpsampleOp(TorchOp):
@@ -127,6 +148,8 @@ class UpsampleOp(TorchOp):
                 f"for the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
                 f"nearest-exact (got {cls.MODE})"
             )
+        if cls.MODE == "cubic" and len(x.shape) != 4:
+            raise ShapeError(f"Got {len(x.shape)}D input, but bicubic mode needs 4D input")
         sizes, _ = output_sizes(name, x.shape, size, scales, len(x.shape) - 2)
         if any(n != DYN and n <= 0 for n in sizes):
             raise ShapeError(f"{name}: output sizes must be positive, got {sizes}")
@@ -140,7 +163,7 @@ class UpsampleOp(TorchOp):
         sizes, factors = output_sizes(cls.short_name(), shape, size, scales, len(shape) - 2)
         opmath = np.dtype(np.float64 if dtype == np.float64 else np.float32)
         return [
-            source_positions(cls.MODE, n, out, f, align_corners, opmath)
+            source_taps(cls.MODE, n, out, f, align_corners, opmath)
             for n, out, f in zip(shape[2:], sizes, factors)
         ]
 
@@ -148,14 +171,14 @@ class UpsampleOp(TorchOp):
     def eager(cls, *args: Any) -> Any:
         x = args[0]
         out = x
-        for k, (index0, index1, weight1) in enumerate(cls.positions(args, x.shape, x.dtype)):
+        for k, taps in enumerate(cls.positions(args, x.shape, x.dtype)):
             axis = 2 + k
-            if weight1 is None:
-                out = np.take(out, index0, axis=axis)
-                continue
             view = (-1,) + (1,) * (x.ndim - 1 - axis)
-            w1 = weight1.reshape(view)
-            out = np.take(out, index0, axis=axis) * (1 - w1) + np.take(out, index1, axis=axis) * w1
+            parts = [
+                np.take(out, index, axis=axis) * (1 if w is None else w.reshape(view))
+                for index, w in taps
+            ]
+            out = sum(parts[1:], parts[0])
         return out.astype(x.dtype)
 
     def decompose(self) -> Any:
@@ -166,24 +189,17 @@ class UpsampleOp(TorchOp):
         dtype = x.type.element.numpy  # type: ignore[union-attr]
         s = OpSequence()
         out = x
-        for k, (index0, index1, weight1) in enumerate(
-            self.positions(tuple(self.arg_values()), shape, dtype)
-        ):
+        for k, taps in enumerate(self.positions(tuple(self.arg_values()), shape, dtype)):
             axis = 2 + k
-            first = s.call(AtenIndexSelectOp, out, axis, self.literal(s, index0))
-            if weight1 is None:
-                out = first
-                continue
-            second = s.call(AtenIndexSelectOp, out, axis, self.literal(s, index1))
             view = (-1,) + (1,) * (len(shape) - 1 - axis)
-            w1 = weight1.astype(dtype).reshape(view)
-            w0 = (1 - weight1).astype(dtype).reshape(view)
-            out = s.call(
-                AtenAddTensorOp,
-                s.call(AtenMulTensorOp, first, self.literal(s, w0)),
-                s.call(AtenMulTensorOp, second, self.literal(s, w1)),
-                1,
-            )
+            total = None
+            for index, weight in taps:
+                part = s.call(AtenIndexSelectOp, out, axis, self.literal(s, index))
+                if weight is not None:
+                    w = self.literal(s, weight.astype(dtype).reshape(view))
+                    part = s.call(AtenMulTensorOp, part, w)
+                total = part if total is None else s.call(AtenAddTensorOp, total, part, 1)
+            out = total
         return s.ops
 
     @staticmethod
@@ -232,4 +248,12 @@ AtenResizeLinearOp = _resize_op(
      Sample(Tn((2, 1, 4), "float64"), [5], True, None)),
 )  # fmt: skip
 
-OPS = (AtenResizeNearestOp, AtenResizeNearestExactOp, AtenResizeLinearOp)
+AtenResizeCubicOp = _resize_op(
+    "_resize_cubic", "cubic", True,
+    "`F.interpolate(x, ..., mode='bicubic', align_corners=...)` of an (N, C, H, W) input "
+    "(ATen's `upsample_bicubic2d.vec`; the taps past an edge read the edge).",
+    (Sample(Tn((1, 2, 3, 4)), None, False, [2.0, 1.5]),
+     Sample(Tn((2, 1, 4, 3), "float64"), [5, 2], True, None)),
+)  # fmt: skip
+
+OPS = (AtenResizeNearestOp, AtenResizeNearestExactOp, AtenResizeLinearOp, AtenResizeCubicOp)

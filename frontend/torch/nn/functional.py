@@ -175,8 +175,8 @@ def interpolate(
     recompute_scale_factor: Optional[bool] = None,  # noqa: UP045
     antialias: bool = False,
 ) -> Tensor:
-    """`F.interpolate` of (N, C, *) inputs: modes nearest, nearest-exact, (bi/tri)linear
-    (`dialects/torch/ops/resize.py`) and area with a size of an (N, C, H, W) input (adaptive
+    """`F.interpolate` of (N, C, *) inputs: modes nearest, nearest-exact, (bi/tri)linear,
+    bicubic (`dialects/torch/ops/resize.py`) and area with a size of an (N, C, H, W) input (adaptive
     average pooling). Scriptable."""
     if antialias:
         raise NotImplementedError("F.interpolate(antialias=True) is not supported")
@@ -194,6 +194,8 @@ def interpolate(
         return _torch._resize_nearest_exact(input, size, scale_factor)
     if mode in ("linear", "bilinear", "trilinear"):
         return _torch._resize_linear(input, size, corners, scale_factor)
+    if mode == "bicubic":
+        return _torch._resize_cubic(input, size, corners, scale_factor)
     if mode == "area" and size is not None:
         return _torch.adaptive_avg_pool2d(input, size)
     raise NotImplementedError(f"F.interpolate: mode={mode!r} is not supported")
