@@ -163,8 +163,10 @@ SEQ = torch.randn(3, 2, 4)  # (time, batch, features)
 RECURRENT = [
     ("lstm_bidirectional", lambda: nn.LSTM(4, 5, bidirectional=True)),
     ("gru_bidirectional_batch_first", lambda: nn.GRU(4, 5, batch_first=True, bidirectional=True)),
-    ("rnn_relu_bidirectional", lambda: nn.RNN(4, 5, nonlinearity="relu", bidirectional=True)),
-    ("rnn_tanh_no_bias", lambda: nn.RNN(4, 5, bias=False)),
+    (
+        "rnn_relu_bidirectional_no_bias",
+        lambda: nn.RNN(4, 5, nonlinearity="relu", bias=False, bidirectional=True),
+    ),
 ]
 
 
