@@ -178,9 +178,9 @@ def test_recurrent_layers_both_ways(kind, name, make) -> None:
     check(capture(kind, model, SEQ), model, SEQ)
 
 
-def test_scripted_bidirectional_gru_with_initial_state() -> None:
+def test_scripted_bidirectional_rnn_with_initial_state() -> None:
     torch.manual_seed(6)
-    model = nn.GRU(4, 5, num_layers=2, bidirectional=True).eval()
+    model = nn.RNN(4, 5, num_layers=2, bidirectional=True).eval()
     check(frontend.script(model), model, SEQ, torch.randn(4, 2, 5))
 
 
