@@ -363,3 +363,13 @@ def test_adaptive_max_pool_and_feature_dropout(kind) -> None:
 def test_feature_dropout_in_training_is_a_clear_error() -> None:
     with pytest.raises(ScriptError, match="training mode"):
         frontend.script(nn.Dropout2d(0.5))
+
+
+def test_scripted_frontend_lstm() -> None:
+    from frontend import torch as ft
+
+    model = ft.nn.LSTM(4, 5, num_layers=2, batch_first=True)
+    x = ft.randn(2, 3, 4)
+    actual, expected = leaves(frontend.script(model)(x)), leaves(model(x))
+    for a, e in zip(actual, expected, strict=True):
+        np.testing.assert_allclose(np.asarray(a), e.numpy(), rtol=1e-5, atol=1e-6)

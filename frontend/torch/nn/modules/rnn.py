@@ -103,6 +103,10 @@ class LSTM(Module):
         self.bias = bias
         self.batch_first = batch_first
         self.dropout = float(dropout)
+        self.bidirectional = False
+        self.proj_size = 0
+        names = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")[: 4 if bias else 2]
+        self._all_weights = [[f"{n}_l{layer}" for n in names] for layer in range(num_layers)]
         for layer in range(num_layers):
             size_in = input_size if layer == 0 else hidden_size
             for name, shape in self._parameter_shapes(size_in):
