@@ -393,12 +393,24 @@ def _transformer_encoder(
     self, src, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
     is_causal: bool | None = None,
 ):  # fmt: skip
-    """nn.TransformerEncoder: the layers in turn, then the final norm if any."""
+    """nn.TransformerEncoder: the layers in turn, then the final norm if any.
+
+    With a padding mask and no `mask`, PyTorch in eval mode without gradients runs the layers
+    on nested tensors when it can (`use_nested_tensor`, and the mask left-aligned unless
+    `mask_check` is off): the padded positions then come out as zeros before the norm. So
+    they do here."""
     causal = False if is_causal is None else is_causal
     output = src
     for layer in self.layers:
         output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
                        is_causal=causal)  # fmt: skip
+    if src_key_padding_mask is not None and mask is None and self.use_nested_tensor:
+        padded = src_key_padding_mask != 0  # bool masks, or float ones (-inf where padded)
+        zeroed = padded.unsqueeze(-1)
+        if self.mask_check:  # PyTorch checks that every row is valid, then padded
+            unaligned = (padded[:, :-1] & ~padded[:, 1:]).any()
+            zeroed = zeroed & ~unaligned
+        output = output.masked_fill(zeroed, 0.0)
     if self.norm is not None:
         output = self.norm(output)
     return output

@@ -136,6 +136,19 @@ def test_transformer_encoder(kind) -> None:
     check(capture(kind, model, X, CAUSAL), model, X, CAUSAL)
 
 
+@pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
+def test_scripted_transformer_encoder_zeroes_padding_like_pytorchs_fast_path() -> None:
+    torch.manual_seed(13)
+    layer = nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+    model = nn.TransformerEncoder(layer, 1, nn.LayerNorm(8)).eval()  # nested tensors allowed
+    scripted = frontend.script(model)
+    x = torch.randn(2, 3, 8)
+    left_aligned = torch.tensor([[False, False, True], [False, False, False]])
+    check(scripted, model, x, src_key_padding_mask=left_aligned)
+    not_aligned = torch.tensor([[False, True, False], [False, False, False]])  # the slow path
+    check(scripted, model, x, src_key_padding_mask=not_aligned)
+
+
 class Decoder(nn.Module):
     def __init__(self):
         super().__init__()
