@@ -9,5 +9,5 @@ echo "== ruff"
 ruff check .
 echo "== lit"
 lit -q tests/lit
-echo "== pytest"
-python -m pytest
+echo "== pytest (one worker per core: the suite is numba compiles, single-threaded each)"
+python -m pytest -n auto
