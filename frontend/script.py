@@ -659,8 +659,7 @@ class FunctionScripter(
             for k, v in kwargs.items()
         }
         kwargs = devices_dropped(lambda message: self.error(node, message), kwargs)
-        if "inplace" in kwargs and not any(accepts(c, "inplace") for c in candidates):
-            kwargs = {k: v for k, v in kwargs.items() if k != "inplace"}  # F.relu(x, inplace=True)
+        kwargs = python_keywords(candidates, kwargs)
         try:
             return self.builder.call(candidates, args, kwargs)
         except BindError as err:
@@ -733,4 +732,24 @@ def dtype_source(candidates: Any, args: list[Value], kwargs: dict[str, Value]) -
 def accepts(op: Any, keyword: str) -> bool:
     """Whether the op's schema has an argument named `keyword`."""
     return any(a.name == keyword for a in op.parsed_schema().arguments)
+
+
+KEYWORD_SPELLINGS = {"training": "train"}
+"""Python keywords whose ATen schema argument has another name (`F.dropout(x, training=...)`
+is `aten::dropout(input, p, train)`)."""
+
+
+def python_keywords(candidates: Any, kwargs: dict[str, Value]) -> dict[str, Value]:
+    """`kwargs` as the ops' schemas name them: `inplace=` dropped where no overload takes it
+    (`F.relu(x, inplace=True)` computes out of place, as scripts always do), Python spellings
+    renamed (KEYWORD_SPELLINGS)."""
+    renamed: dict[str, Value] = {}
+    for keyword, value in kwargs.items():
+        if any(accepts(c, keyword) for c in candidates):
+            renamed[keyword] = value
+        elif keyword in KEYWORD_SPELLINGS:
+            renamed[KEYWORD_SPELLINGS[keyword]] = value
+        elif keyword != "inplace":
+            renamed[keyword] = value  # the binding reports it
+    return renamed
 

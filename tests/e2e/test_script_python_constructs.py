@@ -298,3 +298,12 @@ def normalize(x):  # the name of frontend.torch's F.normalize, which it calls
 def test_a_function_named_like_its_callee() -> None:
     x = torch.randn(3, 4)
     np.testing.assert_allclose(frontend.script(normalize)(x), normalize(x).numpy(), rtol=1e-6)
+
+
+def dropout_keywords(x):
+    return torch.nn.functional.dropout(x, 0.5, training=False) * 2
+
+
+def test_dropout_with_the_training_keyword() -> None:
+    x = torch.randn(3)
+    np.testing.assert_allclose(frontend.script(dropout_keywords)(x), x.numpy() * 2)
