@@ -286,6 +286,18 @@ CASES += [  # fixed: a rank left open by the general types compiles for the exac
     (rank_from_a_branch, (np.arange(12, dtype=np.int64).reshape(6, 1, 2),)),
     (rank_from_a_branch, (np.arange(8, dtype=np.int64).reshape(4, 2, 1),)),
 ]
+
+
+def movedim_of_a_dot(x2, x3):  # seed 9 program 127: movedim of a 0-d tensor crashed
+    return torch.dot(x2, x3).movedim(0, -1)
+
+
+CASES += [  # fixed: a 0-d tensor's dims are 0 and -1, moving them is the identity (as torch)
+    (
+        movedim_of_a_dot,
+        (np.array([-0.5, -0.5, 1.5], np.float32), np.array([-0.75, -1.5, 1.5], np.float32)),
+    ),
+]
 CASES += [  # fixed: no function-wide `reassoc` (only reductions' folds: scf-vectorize-reductions)
     (subtract_itself_twice, (np.array([[-np.inf, 1.0, np.nan]], np.float32),)),
     (sum_of_self_differences, (INF_ROWS,)),

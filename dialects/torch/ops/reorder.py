@@ -185,6 +185,9 @@ def _value_of(value: Any) -> Any:
 def moved_order(op_name: str, source: Any, destination: Any, rank: int) -> list[int]:
     """The permutation that moves dims `source` to positions `destination` (torch's movedim:
     the other dims keep their order)."""
+    if rank == 0:  # torch: a 0-d tensor's dims are 0 and -1, moving them changes nothing
+        rank_one = moved_order(op_name, source, destination, 1)
+        return [d for d in rank_one if d != 0]
     src = constant_dims(op_name, "source", source, rank)
     dst = constant_dims(op_name, "destination", destination, rank)
     assert src is not None and dst is not None
@@ -214,6 +217,9 @@ class _MovedimOp(TorchOp):
 
     @staticmethod
     def eager(x: Any, source: Any, destination: Any) -> Any:
+        if x.ndim == 0:
+            moved_order("movedim", source, destination, 0)  # the dims' checks
+            return x.copy()
         return np.moveaxis(x, source, destination).copy()
 
     def decompose(self) -> Any:
