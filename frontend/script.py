@@ -8,8 +8,6 @@ import inspect
 import math
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from xdsl.dialects import func
@@ -18,7 +16,6 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.dtypes import DType
 from dialects.torch.meta import ShapeError
-from dialects.torch.ops.casts import PrimDtypeOp
 from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.ops.scalar import (
     AtenCeilFloatOp,
@@ -43,6 +40,7 @@ from frontend.resolve import (
     ops_for_object,
 )
 from frontend.script_assign_into import AssignIntoMixin
+from frontend.script_call_arguments import CallArgumentsMixin, dtype_source, python_keywords
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_dicts import DictsMixin, ScriptDict
@@ -60,6 +58,7 @@ from frontend.script_modules import (
 from frontend.script_operators import OperatorsMixin
 from frontend.script_raise import RaiseMixin
 from frontend.script_random import RandomMixin, random_function_name
+from frontend.script_shape_lists import ShapeListsMixin, SpreadSizes
 from frontend.script_tensor_methods import (
     NOT_SPECIAL,
     TensorMethodsMixin,
@@ -70,13 +69,6 @@ from frontend.script_values import ShapeValue, Unusable, ValuesMixin
 from frontend.torch_jit_api import NOT_JIT_API, is_ignored, jit_api_value
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
-
-
-@dataclass(frozen=True)
-class SpreadSizes:
-    """`*sizes` in a call, of a list of ints whose length is known only at run time."""
-
-    sizes: SSAValue
 
 
 class PyObject:
@@ -119,6 +111,8 @@ class FunctionScripter(
     GrownListsMixin,
     DictsMixin,
     RandomMixin,
+    CallArgumentsMixin,
+    ShapeListsMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -465,23 +459,6 @@ class FunctionScripter(
             return self.sizes_joined(nodes[0] if nodes else None, args)
         return args
 
-    def sizes_joined(self, node: Any, args: list[Value]) -> list[Value]:
-        """Positional arguments holding `*sizes` of a length known only at run time
-        (`x.view(*x.shape[:-1], h, d)`): the sizes from the first spread on, and the ints
-        around it, become one list argument (`torch.aten.add.t`)."""
-        first = next(i for i, a in enumerate(args) if isinstance(a, SpreadSizes))
-        while first > 0 and kind_of(args[first - 1]) == "int":
-            first -= 1
-        parts: list[Value] = []
-        for value in args[first:]:
-            if isinstance(value, SpreadSizes):
-                parts.append(value.sizes)
-            elif kind_of(value) == "int":
-                parts.append((value,))
-            else:
-                raise self.error(node, f"a {kind_of(value)} after `*sizes` is not supported")
-        return [*args[:first], self.join_sizes(node, parts)]
-
     def call_value(
         self, node: ast.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
@@ -561,26 +538,6 @@ class FunctionScripter(
             "defined in a .py file"
         )
         raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
-
-    def in_dtype_of(
-        self,
-        node: ast.AST,
-        candidates: Any,
-        args: list[Value],
-        kwargs: dict[str, Value],
-        source: SSAValue,
-    ) -> list[SSAValue]:
-        """A call given `dtype=y.dtype` while `y`'s dtype is unknown: the call without it,
-        then `type_as(y)` (`x.to(y.dtype)` is `x.type_as(y)`)."""
-        is_code = partial(is_dtype_code_of, source)
-        args = [a for a in args if not is_code(a)]
-        kwargs = {k: v for k, v in kwargs.items() if not is_code(v)}
-        if {c.name for c in candidates} & {"torch.aten.to.dtype"} and len(args) == 1:
-            results = [args[0]]
-        else:
-            results = self.emit(node, candidates, args, kwargs)
-        type_as = ops_for_method("type_as")
-        return [self.emit(node, type_as, [r, source], {})[0] for r in results]
 
     def python_builtin_call(self, node: ast.Call, obj: Any, args: list[Value]) -> Value:
         """`print`, `torch.jit` helpers, `len`/`int`/... (`builtin_call`); NOT_JIT_API for
@@ -706,50 +663,3 @@ _EXPRESSION_HINTS: dict[type[ast.expr], str] = {
     ast.GeneratorExp: "write the loop out explicitly",
     ast.JoinedStr: "strings are not supported in compiled code",
 }
-
-
-def is_dtype_code_of(source: SSAValue, value: Value) -> bool:
-    """`value` is `source.dtype` as a run-time code (`torch.prim.dtype`)."""
-    return (
-        isinstance(value, SSAValue)
-        and isinstance(value.owner, PrimDtypeOp)
-        and value.owner.a is source
-    )
-
-
-def dtype_source(candidates: Any, args: list[Value], kwargs: dict[str, Value]) -> SSAValue | None:
-    """The tensor whose run-time dtype code (`y.dtype`) a call takes as its `dtype=` argument
-    (or as the dtype of `x.to(y.dtype)`)."""
-    values = [kwargs.get("dtype")]
-    if any(c.name == "torch.aten.to.dtype" for c in candidates) and len(args) > 1:
-        values.append(args[1])
-    for value in values:
-        if isinstance(value, SSAValue) and isinstance(value.owner, PrimDtypeOp):
-            return value.owner.a
-    return None
-
-
-def accepts(op: Any, keyword: str) -> bool:
-    """Whether the op's schema has an argument named `keyword`."""
-    return any(a.name == keyword for a in op.parsed_schema().arguments)
-
-
-KEYWORD_SPELLINGS = {"training": "train"}
-"""Python keywords whose ATen schema argument has another name (`F.dropout(x, training=...)`
-is `aten::dropout(input, p, train)`)."""
-
-
-def python_keywords(candidates: Any, kwargs: dict[str, Value]) -> dict[str, Value]:
-    """`kwargs` as the ops' schemas name them: `inplace=` dropped where no overload takes it
-    (`F.relu(x, inplace=True)` computes out of place, as scripts always do), Python spellings
-    renamed (KEYWORD_SPELLINGS)."""
-    renamed: dict[str, Value] = {}
-    for keyword, value in kwargs.items():
-        if any(accepts(c, keyword) for c in candidates):
-            renamed[keyword] = value
-        elif keyword in KEYWORD_SPELLINGS:
-            renamed[KEYWORD_SPELLINGS[keyword]] = value
-        elif keyword != "inplace":
-            renamed[keyword] = value  # the binding reports it
-    return renamed
-

@@ -35,7 +35,7 @@ from dialects.torch.ops.scalar import (
     AtenNotOp,
     AtenSqrtFloatOp,
 )
-from dialects.torch.ops.shape_lists import AtenAddTOp, AtenSliceTOp
+from dialects.torch.ops.shape_lists import AtenSliceTOp
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
@@ -407,31 +407,6 @@ class ValuesMixin:
             step = 1 if bounds[2] is None else bounds[2]
             return self.emit(node, (AtenSliceTOp,), [whole, bounds[0], bounds[1], step], {})[0]
         return self.shape_tuple(node, shape)[slice(*bounds)]  # type: ignore[misc]
-
-    def size_list(self, node: ast.AST, value: Value) -> Value:
-        """`value` as a list of ints for `torch.aten.add.t`: an int-list value as is, a
-        tuple or list of sizes as a list, a shape whole."""
-        if isinstance(value, ShapeValue):
-            return self.shape_value(node, value)
-        if isinstance(value, tuple | list):
-            return list(value)
-        if kind_of(value) != "list[int]":
-            raise self.error(node, f"cannot join {kind_of(value)} with a list of sizes")
-        return value
-
-    def join_sizes(self, node: ast.AST, parts: list[Value]) -> Value:
-        """The concatenation of lists of sizes: Python tuples joined while scripting, lists
-        known only at run time by `torch.aten.add.t`."""
-        joined: Value = []
-        for part in parts:
-            part = self.size_list(node, part)
-            if isinstance(joined, list) and isinstance(part, list):
-                joined = joined + part
-            elif isinstance(joined, list) and not joined:
-                joined = part
-            else:
-                joined = self.emit(node, (AtenAddTOp,), [joined, part], {})[0]
-        return joined
 
     # ---- indexing ----
 
