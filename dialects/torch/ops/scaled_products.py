@@ -11,6 +11,7 @@ import numpy as np
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch.dtypes import dtype_of_numpy, promote
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
@@ -113,7 +114,10 @@ class AtenAddrOp(_AddProductOp):
         "-> Tensor"
     )
     PY_NAMES = ("torch.addr", "Tensor.addr")
-    SAMPLES = (Sample(Tn((3, 4)), Tn((3,)), Tn((4,)), beta=2.0),)
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((3,)), Tn((4,)), beta=2.0),
+        Sample(Tn((3, 3), "float64"), Tn((3,), "int32"), Tn((3,), "int32")),
+    )
     PRODUCT = AtenOuterOp
     self_ = operand_def(ValueTensorType)
     vec1 = operand_def(ValueTensorType)
@@ -125,6 +129,25 @@ class AtenAddrOp(_AddProductOp):
     @classmethod
     def product_eager(cls, a: Any, b: Any) -> Any:
         return np.multiply.outer(a, b)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        """Unlike the matrix products, torch's addr promotes: `self` and the outer product
+        may differ in dtype (an int64 `self` and float32 vectors give float32)."""
+        bias, a, b = args[:3]
+        product = cls.product_type(a, b)
+        if bias.shape is not None and product.sizes is not None:
+            check_expandable("addr", bias.shape, product.sizes)
+        if bias.dtype is None or product.element is None:
+            return [ValueTensorType(product.sizes, None)]
+        return [ValueTensorType(product.sizes, promote(bias.dtype, product.element))]
+
+    @classmethod
+    def eager(cls, bias: Any, a: Any, b: Any, beta: Any = 1, alpha: Any = 1) -> Any:
+        vectors = promote(dtype_of_numpy(a.dtype), dtype_of_numpy(b.dtype))
+        scalar = promote(dtype_of_numpy(bias.dtype), vectors).numpy.type
+        product = scalar(alpha) * cls.product_eager(a, b).astype(scalar)
+        return product if beta == 0 else scalar(beta) * bias.astype(scalar) + product
 
 
 @torch_op
