@@ -11,15 +11,17 @@ to match. Raises a `PassFailedException` naming the op when the signature makes 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
+from dialects.torch.folding import NOT_CONSTANT, constant_value
 from dialects.torch.op_base import TorchOp, types_compatible
 from dialects.torch.ops.data_movement import AtenSizeIntOp, AtenSizeOp
 from dialects.torch.ops.prim import (
@@ -34,7 +36,16 @@ from dialects.torch.ops.prim import (
     PrimTupleConstructOp,
     PrimTupleUnpackOp,
 )
-from dialects.torch.types import DYN, IntType, ListType, NoneType, TupleType, ValueTensorType
+from dialects.torch.types import (
+    DYN,
+    BoolType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    TupleType,
+    ValueTensorType,
+)
 from lowering.signature import parse_signature
 
 
@@ -149,8 +160,19 @@ def _refined_types(op: Operation) -> list[Attribute] | None:
 
 
 def _refine_if(op: PrimIfOp) -> list[Attribute]:
+    """The join of both branches' types, or only the taken branch's when the condition is
+    known from the types (`if x.dim() == 3:` of a 2-D x): the other branch may hold shape
+    errors for these types (it never runs; `torch-canonicalize` then removes it)."""
+    taken = static_value(op.condition)
+    regions = (op.then_region, op.else_region)
+    if isinstance(taken, bool):
+        region = regions[0] if taken else regions[1]
+        refine_block(region.block)
+        terminator = region.block.last_op
+        assert isinstance(terminator, PrimIfYieldOp)
+        return [v.type for v in terminator.values]
     yielded: list[list[Attribute]] = []
-    for region in (op.then_region, op.else_region):
+    for region in regions:
         refine_block(region.block)
         terminator = region.block.last_op
         assert isinstance(terminator, PrimIfYieldOp)
@@ -192,3 +214,33 @@ def join_all(types: list[Attribute]) -> Attribute:
     for t in types[1:]:
         out = join(out, t)
     return out
+
+
+EVALUATION_ERRORS = (ArithmeticError, ValueError, TypeError)
+STATIC_DEPTH = 8
+"""How many scalar ops deep `static_value` looks for a condition's constants."""
+
+
+def static_value(value: SSAValue, depth: int = STATIC_DEPTH) -> Any:
+    """The Python value of a scalar computed only from constants and the sizes the types fix
+    (`x.dim() == 3`, `x.size(0) > 1`), evaluated with the ops' fold hooks and eager
+    references; None when it is not known."""
+    known = constant_value(value)
+    if known is not NOT_CONSTANT:
+        return known
+    op = value.owner
+    if depth == 0 or not isinstance(op, TorchOp) or len(op.results) != 1:
+        return None
+    folded = op.fold()
+    if folded is not None and len(folded) == 1 and not isinstance(folded[0], SSAValue):
+        return folded[0]
+    if not isinstance(op.results[0].type, IntType | FloatType | BoolType):
+        return None
+    values = [static_value(v, depth - 1) for v in op.operands]
+    if any(v is None for v in values):
+        return None
+    try:
+        return type(op).run_eager(*values)
+    except EVALUATION_ERRORS:
+        return None
+

@@ -111,6 +111,23 @@ def test_traced_unbatched_multihead_attention() -> None:
     check(frontend.trace(model, args), model, *args)
 
 
+class UnbatchedAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(8, 2)
+
+    def forward(self, x):
+        return self.mha(x, x, x)[0]
+
+
+def test_scripted_unbatched_multihead_attention() -> None:
+    """The batched branch of PyTorch's code (`if query.dim() == 3:`) is not refined for a
+    2-D query: torch-refine-types follows only the branch the types decide."""
+    torch.manual_seed(3)
+    model = UnbatchedAttention().eval()
+    check(frontend.script(model), model, X[:, 0])
+
+
 def test_multihead_attention_settings_that_are_refused() -> None:
     model = nn.MultiheadAttention(8, 2, add_bias_kv=True).eval()
     with pytest.raises(ScriptError, match="add_bias_kv=True is not supported"):
