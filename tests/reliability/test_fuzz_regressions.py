@@ -288,6 +288,22 @@ CASES += [  # fixed: a rank left open by the general types compiles for the exac
 ]
 
 
+def instance_norm_of_float64_statistics(x0, x1, x2):  # seed 9 program 540: unlocated error
+    return torch.instance_norm(x0, None, None, x1, x2, False, 0.1, 0, False)
+
+
+CASES += [  # fixed: running statistics of another dtype are used in the input's, as torch does
+    (
+        instance_norm_of_float64_statistics,
+        (
+            np.array([[[-0.67], [-0.35], [0.61], [0.66]]], np.float32),
+            np.array([-1.5, -1.3, 0.97, -1.7], np.float64),
+            np.array([0.75, 1.88, 0.77, 1.44], np.float64),
+        ),
+    ),
+]
+
+
 def movedim_of_a_dot(x2, x3):  # seed 9 program 127: movedim of a 0-d tensor crashed
     return torch.dot(x2, x3).movedim(0, -1)
 

@@ -19,6 +19,7 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.casts import AtenTypeAsOp
 from dialects.torch.ops.elementwise import AtenAddTensorOp, AtenMulTensorOp
 from dialects.torch.ops.normalization import AtenBatchNormOp, AtenLayerNormOp, batch_norm
 from dialects.torch.ops.op_sequence import OpSequence
@@ -191,14 +192,25 @@ class AtenInstanceNormOp(TorchOp):
         if not isinstance(x.type, ValueTensorType) or x.type.rank is None:
             return None
         s = OpSequence()
-        if not self.arg_values()[5]:
-            s.call(AtenBatchNormOp, x, self.weight, self.bias, self.running_mean,
-                   self.running_var, False, self.momentum, self.eps, False)  # fmt: skip
+        if not self.arg_values()[5]:  # running statistics, in the input's dtype as torch uses
+            mean, var = (_as_dtype_of(s, v, x) for v in (self.running_mean, self.running_var))
+            s.call(AtenBatchNormOp, x, self.weight, self.bias, mean, var, False,
+                   self.momentum, self.eps, False)  # fmt: skip
             return s.ops
         spatial = s.sizes(x)[2:]
         y = s.call(AtenLayerNormOp, x, spatial, None, None, self.eps, False)
         _affine(s, y, self.weight, self.bias, x.type.rank)
         return s.ops
+
+
+def _as_dtype_of(s: OpSequence, value: SSAValue, like: SSAValue) -> SSAValue:
+    """`value` in `like`'s dtype (`type_as`) when it is a tensor of another dtype."""
+    typ, target = value.type, like.type
+    if not isinstance(typ, ValueTensorType) or not isinstance(target, ValueTensorType):
+        return value
+    if typ.element is None or typ.element == target.element:
+        return value
+    return s.call(AtenTypeAsOp, value, like)
 
 
 OPS = (AtenGroupNormOp, AtenInstanceNormOp)
