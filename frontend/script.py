@@ -56,6 +56,7 @@ from frontend.script_modules import (
     is_module,
 )
 from frontend.script_operators import OperatorsMixin
+from frontend.script_print import PrintMixin
 from frontend.script_raise import RaiseMixin
 from frontend.script_random import RandomMixin, random_function_name
 from frontend.script_shape_lists import ShapeListsMixin, SpreadSizes
@@ -113,6 +114,7 @@ class FunctionScripter(
     RandomMixin,
     CallArgumentsMixin,
     ShapeListsMixin,
+    PrintMixin,
 ):
     """Walks one function's `ast`, keeping an environment of variable -> Value.
 
@@ -304,6 +306,14 @@ class FunctionScripter(
         self.assign(node.target, self.expr(node.value))
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:  # noqa: N802
+        if isinstance(node.target, ast.Subscript):  # `y[1] += v`: `y[1] = y[1] + v`
+            read = ast.copy_location(
+                ast.Subscript(node.target.value, node.target.slice, ast.Load()), node
+            )
+            self.assign(
+                node.target, self.binop(node, node.op, self.expr(read), self.expr(node.value))
+            )
+            return
         if not isinstance(node.target, ast.Name):
             raise self.error(
                 node.target,
@@ -653,7 +663,6 @@ _STATEMENT_HINTS: dict[type[ast.stmt], str] = {
     ast.Nonlocal: "`nonlocal` is not supported; pass the value as an argument",
     ast.Import: "import at module level, outside the scripted function",
     ast.ImportFrom: "import at module level, outside the scripted function",
-    ast.With: "`with` blocks are not supported",
     ast.Delete: "`del` is not supported",
 }
 _EXPRESSION_HINTS: dict[type[ast.expr], str] = {
@@ -661,5 +670,4 @@ _EXPRESSION_HINTS: dict[type[ast.expr], str] = {
     ast.ListComp: "write the loop out explicitly",
     ast.DictComp: "write the loop out explicitly",
     ast.GeneratorExp: "write the loop out explicitly",
-    ast.JoinedStr: "strings are not supported in compiled code",
 }

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from frontend.script_values import Unusable
 
 EXITS = (ast.Return, ast.Break, ast.Continue)
+GRAD_MODES = frozenset({"no_grad", "enable_grad", "inference_mode", "set_grad_enabled"})
+"""Context managers whose body scripts as is (compiled code computes no gradients)."""
 
 
 @dataclass
@@ -146,6 +148,8 @@ def has_exit(node: ast.stmt) -> bool:
         return True
     if isinstance(node, ast.If):
         return any(has_exit(s) for s in (*node.body, *node.orelse))
+    if isinstance(node, ast.With):
+        return any(has_exit(s) for s in node.body)
     if isinstance(node, ast.For | ast.While):
         return any(isinstance(n, ast.Return) for n in ast.walk(node))
     return False
@@ -161,6 +165,7 @@ def always_exits(body: list[ast.stmt]) -> bool:
             and always_exits(s.body)
             and always_exits(s.orelse)
         )
+        or (isinstance(s, ast.With) and always_exits(s.body))
         for s in body
     )
 
@@ -203,6 +208,8 @@ class ControlFlowMixin:
                         "remove it",
                     )
                 return self.frames[-1].exit(self, stmt)
+            if isinstance(stmt, ast.With):  # `with torch.no_grad():` runs its body as is
+                return self.block_list(self.with_body(stmt) + rest)
             if isinstance(stmt, ast.If):
                 continuation = self.raise_if(stmt)
                 if continuation is not None:
@@ -215,6 +222,28 @@ class ControlFlowMixin:
                     return self.block_list(expanded + rest)
             self.statement(stmt)
         return None
+
+    def with_body(self, node: ast.With) -> list[ast.stmt]:
+        """The body of `with torch.no_grad():` (or `enable_grad`, `inference_mode`,
+        `set_grad_enabled(...)`): compiled code computes no gradients either way."""
+        for item in node.items:
+            call = item.context_expr
+            function = self.expr(call.func) if isinstance(call, ast.Call) else None
+            name = getattr(getattr(function, "obj", None), "__name__", "")
+            module = getattr(getattr(function, "obj", None), "__module__", "") or ""
+            if name not in GRAD_MODES or not module.startswith(("torch", "frontend.torch")):
+                raise self.error(
+                    call,
+                    "only `with torch.no_grad():` and the other grad modes are supported",
+                    "move other context managers outside the scripted function",
+                )
+            if item.optional_vars is not None:
+                raise self.error(item.optional_vars, "`with ... as name` is not supported")
+        return list(node.body)
+
+    def stmt_With(self, node: ast.With) -> None:  # noqa: N802
+        for stmt in self.with_body(node):
+            self.statement(stmt)
 
     @contextmanager
     def branch(self, block: Block) -> Iterator[None]:

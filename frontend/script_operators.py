@@ -113,6 +113,8 @@ class OperatorsMixin:
     def expr_Compare(self, node: ast.Compare) -> Value:  # noqa: N802
         if len(node.ops) == 1 and isinstance(node.ops[0], ast.Is | ast.IsNot):
             return self.identity_test(node, isinstance(node.ops[0], ast.Is))
+        if len(node.ops) > 1:
+            return self.chained_comparison(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], ast.In | ast.NotIn):
             return self.membership(node, isinstance(node.ops[0], ast.In))
         if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARES:
@@ -133,6 +135,25 @@ class OperatorsMixin:
         if kind_of(lhs) != "Tensor":
             return self.scalar_binop(node, name, lhs, rhs)
         return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+
+    def chained_comparison(self, node: ast.Compare) -> Value:
+        """`a < b < c` as `a < b and b < c`, each operand evaluated once (like Python)."""
+        operands = [node.left, *node.comparators]
+        names = [f"__compared_{id(node)}_{i}" for i in range(len(operands))]
+        for name, operand in zip(names, operands):
+            self.env[name] = self.expr(operand)  # type: ignore[attr-defined]
+        loads = [ast.copy_location(ast.Name(id=n, ctx=ast.Load()), node) for n in names]
+        pairs = [
+            ast.copy_location(
+                ast.Compare(left=loads[i], ops=[op], comparators=[loads[i + 1]]), node
+            )
+            for i, op in enumerate(node.ops)
+        ]
+        try:
+            return self.expr(ast.copy_location(ast.BoolOp(op=ast.And(), values=pairs), node))  # type: ignore[attr-defined,no-any-return]
+        finally:
+            for name in names:
+                del self.env[name]  # type: ignore[attr-defined]
 
     def membership(self, node: ast.Compare, in_: bool) -> bool:
         """`key in d`, `x in (1, 2)`: a key or constant in a dict, tuple or list known while

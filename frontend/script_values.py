@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import ast
 import builtins
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from xdsl.ir import SSAValue
 
 from dialects.torch.ops.data_movement import (
@@ -24,7 +21,7 @@ from dialects.torch.ops.data_movement import (
     AtenSliceTensorOp,
 )
 from dialects.torch.ops.indexing import AtenIndexTensorOp
-from dialects.torch.ops.prim import PrimListGetItemOp, PrimPythonCallOp
+from dialects.torch.ops.prim import PrimListGetItemOp
 from dialects.torch.ops.scalar import (
     AtenBoolFloatOp,
     AtenBoolIntOp,
@@ -195,32 +192,6 @@ class ValuesMixin:
             raise self.error(node, f"{fn.__name__}() takes exactly one argument here")
         return handler(self, node, args[0])
 
-    def builtin_print(self, node: ast.Call, args: list[Value]) -> Value:
-        """`print(...)` at the function's top level: a `torch.prim.PythonCall` of Python's
-        print, run between compiled parts of the program (tensors print as torch tensors
-        when PyTorch is loaded, else as numpy arrays)."""
-        from frontend.python_calls import register
-
-        if self.builder.block is not self.entry_block:  # type: ignore[attr-defined]
-            raise self.error(
-                node,
-                "print() inside `if` or a loop is not supported (it runs in Python between "
-                "compiled parts of the program)",
-                "print before or after the `if` or loop",
-            )
-        options = {k.arg: self.expr(k.value) for k in node.keywords}
-        if set(options) - {"sep", "end"} or not all(
-            isinstance(v, str) for v in options.values()
-        ):
-            raise self.error(node, "print() takes only `sep` and `end` strings here")
-        for value in args:
-            if not isinstance(value, SSAValue | int | float | str | None):
-                raise self.error(node, f"print() of {kind_of(value)} is not supported")
-        operands = [self.builder.materialize(v) for v in args]
-        printer = partial(print_values, **options)
-        self.builder.insert(PrimPythonCallOp(register(printer), operands, []))
-        return None
-
     def builtin_getattr(self, node: ast.Call, args: list[Value]) -> Value:
         """`getattr(self, name)` with a name known while scripting: `self.<name>`."""
         from frontend.script_modules import ModuleValue
@@ -329,6 +300,15 @@ class ValuesMixin:
         if kind == "bool" and isinstance(value, SSAValue):
             return self.bool_as_number(node, value, 1, 0)
         raise self.error(node, f"int() of {kind} is not supported")
+
+    def builtin_sum(self, node: ast.AST, value: Value) -> Value:
+        """`sum(parts)` of a tuple or list known while scripting: `0 + parts[0] + ...`."""
+        if not isinstance(value, tuple | list):
+            raise self.error(node, f"sum() of {kind_of(value)} is not supported")
+        total: Value = 0
+        for item in value:
+            total = self.binop(node, ast.Add(), total, item)  # type: ignore[attr-defined]
+        return total
 
     def builtin_bool(self, node: ast.AST, value: Value) -> Value:
         return self.to_bool(value, node)
@@ -562,6 +542,7 @@ _BUILTINS: dict[Any, Callable[[Any, ast.AST, Value], Value]] = {
     builtins.float: ValuesMixin.builtin_float,
     builtins.int: ValuesMixin.builtin_int,
     builtins.bool: ValuesMixin.builtin_bool,
+    builtins.sum: ValuesMixin.builtin_sum,
 }
 
 
@@ -575,19 +556,6 @@ def _kind_matches(kind: str, target: type) -> bool:
     if kind == "tuple" or kind.startswith("list["):
         return target in (tuple, list, object) and (target is not list or kind.startswith("list"))
     return False
-
-
-def print_values(*values: Any, sep: str = " ", end: str = "\n") -> None:
-    """Python's print of a scripted `print(...)`'s values, tensors as torch tensors when
-    PyTorch is loaded."""
-    torch = sys.modules.get("torch")
-    shown = [
-        torch.from_numpy(np.ascontiguousarray(v))
-        if torch is not None and isinstance(v, np.ndarray)
-        else v
-        for v in values
-    ]
-    print(*shown, sep=sep, end=end)
 
 
 def is_python_object(value: Value) -> bool:

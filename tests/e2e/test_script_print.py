@@ -31,3 +31,18 @@ def test_print_in_a_loop_is_a_located_error():
 
     with pytest.raises(frontend.ScriptError, match=r"print\(\) inside `if` or a loop"):
         frontend.script(in_loop)
+
+
+def reported_with_an_f_string(x):  # type: ignore[no-untyped-def]
+    total = x.sum()
+    print(f"shape {x.shape} total {total:.2f} first {x[0]}")
+    return total
+
+
+def test_an_f_string_is_printed_by_python(capsys):  # type: ignore[no-untyped-def]
+    x = torch.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(np.asarray(frontend.script(reported_with_an_f_string)(x)), 15.0)
+    scripted_output = capsys.readouterr().out
+    reported_with_an_f_string(x)
+    assert scripted_output == capsys.readouterr().out
+    assert scripted_output.startswith("shape torch.Size([2, 3]) total 15.00 first tensor([")

@@ -307,3 +307,29 @@ def dropout_keywords(x):
 def test_dropout_with_the_training_keyword() -> None:
     x = torch.randn(3)
     np.testing.assert_allclose(frontend.script(dropout_keywords)(x), x.numpy() * 2)
+
+
+def grad_modes_and_small_syntax(x):
+    with torch.no_grad():
+        y = x * 2
+    y[1] += x.sum()
+    n = x.size(0)
+    if 0 < n < 10:
+        y = y + 1
+    return sum([y, x, x * 3])
+
+
+def test_grad_modes_chained_comparisons_augmented_items_and_sum() -> None:
+    x = torch.randn(3, 4)
+    expected = grad_modes_and_small_syntax(x).numpy()
+    np.testing.assert_allclose(frontend.script(grad_modes_and_small_syntax)(x), expected, rtol=1e-6)
+
+
+def other_context_manager(x):
+    with open("f") as handle:
+        return x + len(handle.name)
+
+
+def test_other_context_managers_are_located_errors() -> None:
+    with pytest.raises(ScriptError, match=r"only `with torch.no_grad\(\):`"):
+        frontend.script(other_context_manager)
