@@ -54,8 +54,8 @@ def try_finally(x):
 
 
 def with_statement(x):
-    """error: with"""
-    with torch.no_grad():  # <-- col 4
+    """error: only `with torch.no_grad"""
+    with open("log.txt"):  # <-- col 9
         y = x + 1
     return y
 
@@ -206,9 +206,9 @@ def set_literal(x):
 
 
 def f_string(x):
-    """error: f-string|JoinedStr|string"""
-    s = f"{x}"  # <-- col 8
-    return x
+    """error: len.. of FormattedString"""
+    s = f"{x}"
+    return x + len(s)  # <-- col 15
 
 
 def walrus(x):
@@ -219,8 +219,8 @@ def walrus(x):
 
 
 def chained_comparison(x):
-    """error: chained|single comparison"""
-    if 0 < x.sum() < 1:  # <-- col 7
+    """error: `in` is only supported"""
+    if x.sum() in (0, 1):  # <-- col 7
         return x
     return x + 1
 
