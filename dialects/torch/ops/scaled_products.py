@@ -11,7 +11,7 @@ import numpy as np
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.dtypes import dtype_of_numpy, promote
+from dialects.torch.dtypes import DType, dtype_of_numpy, promote
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
@@ -53,12 +53,17 @@ class _AddProductOp(TorchOp):
         product = cls.product_type(a, b)
         if bias.shape is not None and product.sizes is not None:
             check_expandable(cls.name.removeprefix("torch.aten."), bias.shape, product.sizes)
-        if None not in (bias.dtype, product.element) and bias.dtype != product.element:
+        return [ValueTensorType(product.sizes, cls.result_dtype(bias.dtype, product.element))]
+
+    @classmethod
+    def result_dtype(cls, bias: DType | None, product: DType | None) -> DType | None:
+        """The product's: the matrix products want one dtype (torch's check)."""
+        if None not in (bias, product) and bias != product:
             raise TypeError(
                 f"{cls.name.removeprefix('torch.aten.')}: expected self and the product to "
-                f"have the same dtype, got {bias.dtype.name} and {product.element.name}"  # type: ignore[union-attr]
+                f"have the same dtype, got {bias.name} and {product.name}"  # type: ignore[union-attr]
             )
-        return [product]
+        return product
 
     @classmethod
     def product_eager(cls, a: Any, b: Any) -> Any:
@@ -131,16 +136,10 @@ class AtenAddrOp(_AddProductOp):
         return np.multiply.outer(a, b)
 
     @classmethod
-    def infer(cls, *args: Any) -> list[Attribute]:
+    def result_dtype(cls, bias: DType | None, product: DType | None) -> DType | None:
         """Unlike the matrix products, torch's addr promotes: `self` and the outer product
         may differ in dtype (an int64 `self` and float32 vectors give float32)."""
-        bias, a, b = args[:3]
-        product = cls.product_type(a, b)
-        if bias.shape is not None and product.sizes is not None:
-            check_expandable("addr", bias.shape, product.sizes)
-        if bias.dtype is None or product.element is None:
-            return [ValueTensorType(product.sizes, None)]
-        return [ValueTensorType(product.sizes, promote(bias.dtype, product.element))]
+        return None if bias is None or product is None else promote(bias, product)
 
     @classmethod
     def eager(cls, bias: Any, a: Any, b: Any, beta: Any = 1, alpha: Any = 1) -> Any:
