@@ -52,6 +52,7 @@ from dialects.torch.ops import (
     special_functions,
     stacking,
     triangular,
+    value_sized,
     variance,
     views,
 )
@@ -106,6 +107,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *pixel_shuffle.OPS,
     *scaled_products.OPS,
     *patches.OPS,
+    *value_sized.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

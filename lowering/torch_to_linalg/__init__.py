@@ -58,6 +58,7 @@ from lowering.torch_to_linalg import (
     scatter,
     scatter_index,
     triangular,
+    value_sized,
     views,
 )
 from lowering.torch_to_linalg.utils import to_builtin_type
@@ -88,6 +89,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *ranges.PATTERNS,
     *scatter_index.PATTERNS,
     *patches.PATTERNS,
+    *value_sized.PATTERNS,
 )
 
 

@@ -16,6 +16,7 @@ from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import constant_dim
+from dialects.torch.ops.prim import PrimListConstructOp
 from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
 
 
@@ -214,12 +215,10 @@ class AtenIndexTensorOp(TorchOp):
     def infer(cls, *args: Any) -> list[Attribute]:
         x, indices = args
         d, index = indexed_dim("index", indices)
-        if index.dtype is not None and index.dtype.is_bool:
-            raise TypeError(
-                "index(): a boolean mask index (x[mask]) gives a shape that depends on the "
-                "values, which is not supported: use torch.where(mask, x, other) or "
-                "x.masked_fill(~mask, value)"
-            )
+        if index.dtype is not None and index.dtype.is_bool:  # x[mask]: dialects/.../value_sized.py
+            from dialects.torch.ops.value_sized import masked_index_shape
+
+            return [ValueTensorType(masked_index_shape("index", x, d, index), x.dtype)]
         check_index_dtype("index", index)
         if x.rank == 0:
             raise IndexError("index(): a 0-d tensor cannot be indexed by a tensor")
@@ -234,11 +233,30 @@ class AtenIndexTensorOp(TorchOp):
     @staticmethod
     def eager(x: Any, indices: Any) -> Any:
         d = len(indices) - 1
+        if np.asarray(indices[-1]).dtype == np.bool_:
+            from dialects.torch.ops.value_sized import masked_index_eager
+
+            return masked_index_eager(x, d, indices[-1])
         index = np.asarray(indices[-1], dtype=np.int64)
         size = x.shape[d]
         if index.size and (index.min() < -size or index.max() >= size):
             raise IndexError(f"index(): index out of range for dim {d} of size {size}")
         return x[(slice(None),) * d + (index,)]
+
+    def decompose(self) -> Any:
+        """`x[mask]` with a bool mask: nonzero and index_select (`value_sized.py`)."""
+        from dialects.torch.ops.op_sequence import OpSequence, known_rank
+        from dialects.torch.ops.value_sized import masked_index_ops
+
+        owner = self.indices.owner
+        mask = owner.operands[-1] if isinstance(owner, PrimListConstructOp) else None
+        if mask is None or not isinstance(mask.type, ValueTensorType):
+            return None
+        if mask.type.element is None or not mask.type.element.is_bool or known_rank(mask) is None:
+            return None
+        seq = OpSequence()
+        masked_index_ops(seq, self.self_, len(owner.operands) - 1, mask)
+        return seq.ops
 
 
 OPS = (AtenIndexSelectOp, AtenGatherOp, AtenEmbeddingOp, AtenIndexTensorOp)
