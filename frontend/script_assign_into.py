@@ -1,10 +1,15 @@
-"""Assignment into a tensor in scripted code: `x[i] = v`, `x[:, a:b] = v`, `x[mask] = v`.
+"""Assignment into a tensor in scripted code: `x[i] = v`, `x[:, a:b] = v`, `x[idx] = v`,
+`x[i0, :, i1] = v`, `x[mask] = v`.
 
 Tensors are values here, so the variable `x` is given a new tensor equal to `x` except in the
-indexed part (`torch.aten.select_scatter` / `slice_scatter`, nested for several indices;
-`torch.aten.where` for a boolean mask) — what PyTorch computes when nothing else sees `x`'s
-storage, which is checked as for in-place methods (`shared_storage`: not an argument, a view
-or a tensor with a second name). `v` is a number or a tensor that broadcasts to the part.
+indexed part — what PyTorch computes when nothing else sees `x`'s storage, which is checked as
+for in-place methods (`shared_storage`: not an argument, a view or a tensor with a second
+name). Ints and slices pick the part first, as in PyTorch (`torch.aten.select_scatter` /
+`slice_scatter` write it back, nested for several items); index tensors (int64 / int32
+positions, or one boolean mask) then write into that part with `torch.aten.index_put`, an
+entry per dim of the part (None for `:`), so several index tensors broadcast together and
+take PyTorch's placement. `v` is a number or a tensor that broadcasts to the indexed shape;
+it is converted to `x`'s dtype.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import ast
 from typing import Any
 
 from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSliceTensorOp
+from dialects.torch.ops.index_put import AtenIndexPutOp
 from dialects.torch.ops.scatter import AtenSelectScatterOp, AtenSliceScatterOp
 from dialects.torch.registry import BY_PY_NAME
 from frontend.builder import Value, kind_of
@@ -48,47 +54,65 @@ class AssignIntoMixin:
         if kind_of(value) not in (*SCALARS, "Tensor"):
             raise self.error(target, f"cannot assign a {kind_of(value)} into a tensor")
         items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
-        if len(items) == 1 and not isinstance(items[0], ast.Slice | ast.Constant):
-            index = self.expr(items[0])
-            if kind_of(index) == "Tensor":  # `x[mask] = v`
-                updated = self.emit(target, BY_PY_NAME["torch.where"], [index, value, current], {})[
-                    0
-                ]
-                self.assign(base, updated)
-                return
-        self.assign(base, self.scatter_items(target, current, items, value, 0))
+        self.assign(base, self.scatter_items(target, current, items, value, 0, {}))
 
     def scatter_items(
-        self: Any, node: ast.Subscript, tensor: Value, items: list[ast.expr], value: Value, dim: int
+        self: Any,
+        node: ast.Subscript,
+        tensor: Value,
+        items: list[ast.expr],
+        value: Value,
+        dim: int,
+        tensors: dict[int, Value],
     ) -> Value:
-        """`tensor` with its part at `items` (from `dim` on) replaced by `value`."""
+        """`tensor` with its part at `items` (from `dim` on) replaced by `value`; `tensors`
+        holds the index tensors met so far, by the dim of `tensor` they index."""
         if not items:
+            if tensors:
+                return self.index_put(node, tensor, tensors, value)
             return self.broadcast_into(node, value, tensor)
         item, rest = items[0], items[1:]
         if isinstance(item, ast.Constant) and item.value is Ellipsis:
-            raise self.error(item, "assignment with `...` is not supported")
+            raise self.error(item, "assignment with `...` is not supported", "write the dims out")
         if isinstance(item, ast.Slice):
             bounds = [
                 None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
             ]
             if all(b is None for b in bounds):  # `:` keeps the dim
-                return self.scatter_items(node, tensor, rest, value, dim + 1)
+                return self.scatter_items(node, tensor, rest, value, dim + 1, tensors)
             start, end, step = bounds[0], bounds[1], 1 if bounds[2] is None else bounds[2]
             args = [tensor, dim, start, end, step]
             part = self.emit(item, (AtenSliceTensorOp,), args, {})[0]
-            updated = self.scatter_items(node, part, rest, value, dim + 1)
+            updated = self.scatter_items(node, part, rest, value, dim + 1, tensors)
             scatter_args = [tensor, updated, dim, start, end, step]
             return self.emit(item, (AtenSliceScatterOp,), scatter_args, {})[0]
         index = self.expr(item)
+        if kind_of(index) == "Tensor":  # written by `index_put` once the part is picked
+            return self.scatter_items(node, tensor, rest, value, dim + 1, {**tensors, dim: index})
         if kind_of(index) != "int":
             raise self.error(
                 item,
                 f"assignment into a tensor indexed by {kind_of(index)} is not supported",
-                "index with ints and slices, or assign through a boolean mask alone: x[mask] = v",
+                "index with ints, slices and index tensors (or one boolean mask)",
             )
         part = self.emit(item, (AtenSelectIntOp,), [tensor, dim, index], {})[0]
-        updated = self.scatter_items(node, part, rest, value, dim)
+        updated = self.scatter_items(node, part, rest, value, dim, tensors)
         return self.emit(item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {})[0]
+
+    def index_put(
+        self: Any, node: ast.Subscript, tensor: Value, tensors: dict[int, Value], value: Value
+    ) -> Value:
+        """`tensor` with `value` written at the index tensors (`aten.index_put`, None for the
+        dims between them): a number becomes a 0-d tensor of `tensor`'s dtype, a tensor is
+        converted to it."""
+        if kind_of(value) in SCALARS:
+            value = self.emit(node, ops_for_method("new_full"), [tensor, [], value], {})[0]
+        else:
+            value = self.emit(node, ops_for_method("type_as"), [value, tensor], {})[0]
+        none = self.builder.materialize(None)
+        entries = [tensors.get(d, none) for d in range(max(tensors) + 1)]
+        listed = self.builder.list_of([self.builder.materialize(e) for e in entries])
+        return self.emit(node, (AtenIndexPutOp,), [tensor, listed, value, False], {})[0]
 
     def broadcast_into(self: Any, node: ast.Subscript, value: Value, part: Value) -> Value:
         """`value` as a tensor of `part`'s shape (a number fills it; the scatter converts

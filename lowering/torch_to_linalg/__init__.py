@@ -42,6 +42,7 @@ from lowering.torch_to_linalg import (
     data_movement,
     diagonals,
     elementwise,
+    index_put,
     indexing,
     joining,
     linear,
@@ -88,6 +89,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     *diagonals.PATTERNS,
     *ranges.PATTERNS,
     *scatter_index.PATTERNS,
+    *index_put.PATTERNS,
     *patches.PATTERNS,
     *value_sized.PATTERNS,
 )

@@ -1,0 +1,282 @@
+"""Lowers `aten.index_put` (`y[idx] = v`) to offsets computed in linalg and one kernel call.
+
+For `self` of shape S with index tensors at dims D (broadcast to shape B) and the other dims
+K kept whole, the indexed shape is `S[K[:p]] + B + S[K[p:]]` (p: D's first dim when D is
+adjacent, else 0; `dialects/torch/ops/index_put.py`). Three small parallel generics give the
+kernel (`lowering/index_put_kernels.py`) flat positions:
+- `offsets` (B, i64): `sum_d wrap(index_d[b]) * stride(d)` over d in D, or -1 when an index is
+  out of [-S[d], S[d]) (the kernel raises IndexError);
+- `kept` (S[K], i64): `sum_k i_k * stride(k)` over the kept dims;
+- `values` broadcast to the indexed shape, unless it already has it or holds one element.
+```mlir
+%offsets = linalg.generic ... outs(%e : tensor<3xi64>)
+%kept = linalg.generic ... outs(%e2 : tensor<4xi64>)
+%r = func.call @tsjit.index_put(%x, %v, %offsets, %kept, %outer, %count, %inner, %single,
+    %accumulate, %out)
+```
+The kernel copies `self` into `%out` (a fresh `tensor.empty`) and writes the values serially,
+so the cost is linear in `self` and the values; repeated indices add under `accumulate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType, i1, i64
+from xdsl.dialects.linalg.ops import IndexOp
+from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+import lowering.index_put_kernels  # noqa: F401  (registers the kernel)
+from dialects.torch.meta import broadcast_shapes
+from dialects.torch.op_base import arg_value
+from dialects.torch.ops.index_put import AtenIndexPutOp, adjacent
+from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import DYN, NoneType
+from lowering.kernel_calls import declare_kernel
+from lowering.torch_to_linalg.copies import dim_size, empty_with_sizes, index_const, list_elements
+from lowering.torch_to_linalg.indexing import index_reader
+from lowering.torch_to_linalg.scalars import build_scalars
+from lowering.torch_to_linalg.utils import (
+    PARALLEL,
+    broadcast_map,
+    build_generic,
+    static_shape,
+    tensor_type_of,
+)
+
+
+def _product(rewriter: PatternRewriter, sizes: Sequence[SSAValue]) -> SSAValue:
+    """The product of `index` sizes as an `index` (1 for none)."""
+
+    def build(b: ScalarBuilder) -> SSAValue:
+        total = b.const(1, IndexType())
+        for size in sizes:
+            total = b.mul(total, size)
+        return total
+
+    return build_scalars(rewriter, build)
+
+
+def _tensor_type(element: Attribute, shape: Sequence[int]) -> TensorType:
+    return TensorType(element, [DYNAMIC_INDEX if n == DYN else n for n in shape])
+
+
+def _as_i64(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+    return build_scalars(rewriter, lambda b: b.index_cast(value, i64))
+
+
+def _generate(
+    rewriter: PatternRewriter, shape: Sequence[int], sizes: Sequence[SSAValue], body: object
+) -> SSAValue:
+    """An i64 tensor of `shape` (dynamic dims from `sizes`) whose element at the loop
+    indices is `body(b, loop)`."""
+    rank = len(shape)
+    init = empty_with_sizes(rewriter, _tensor_type(i64, shape), sizes)
+
+    def element(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        loop = [b.emit(IndexOp(d)) for d in range(rank)]
+        return [body(b, loop)]  # type: ignore[operator]
+
+    generic = build_generic([], [init], [AffineMap.identity(rank)], [PARALLEL] * rank, element)
+    rewriter.insert(generic)
+    return generic.results[0]
+
+
+class ConvertIndexPutOp(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenIndexPutOp, rewriter: PatternRewriter) -> None:
+        source, values = op.self_, op.values
+        shape = static_shape(source.type)
+        sizes = [dim_size(rewriter, source, d) for d in range(len(shape))]
+        strides = [_product(rewriter, sizes[d + 1 :]) for d in range(len(shape))]
+        entries = list_elements(op.indices)
+        dims = [d for d, e in enumerate(entries) if not isinstance(e.type, NoneType)]
+        indices = [entries[d] for d in dims]
+        if _is_mask(indices[0]):
+            rewriter.replace(op, [], [_masked_write(rewriter, op, dims[0], indices[0])])
+            return
+        broadcast = broadcast_shapes([static_shape(i.type) for i in indices])
+        assert broadcast is not None
+        broadcast_sizes = _broadcast_sizes(rewriter, indices, broadcast)
+        offsets = _offsets(rewriter, indices, dims, broadcast, broadcast_sizes, sizes, strides)
+
+        kept = [d for d in range(len(shape)) if d not in dims]
+        at = dims[0] if adjacent(dims) else 0
+        kept_offsets = _generate(
+            rewriter,
+            [shape[d] for d in kept],
+            [sizes[d] for d in kept],
+            lambda b, loop: b.index_cast(_dot(b, loop, [strides[d] for d in kept]), i64),
+        )
+        target_shape = [*(shape[d] for d in kept[:at]), *broadcast, *(shape[d] for d in kept[at:])]
+        target_sizes = [
+            *(sizes[d] for d in kept[:at]),
+            *broadcast_sizes,
+            *(sizes[d] for d in kept[at:]),
+        ]
+        single = all(n == 1 for n in static_shape(values.type))
+        if not single and (list(static_shape(values.type)) != target_shape or DYN in target_shape):
+            values = _broadcast(rewriter, values, target_shape, target_sizes, source.type)
+
+        scalars = [
+            _as_i64(rewriter, _product(rewriter, [sizes[d] for d in kept[:at]])),
+            _as_i64(rewriter, _product(rewriter, broadcast_sizes)),
+            _as_i64(rewriter, _product(rewriter, [sizes[d] for d in kept[at:]])),
+            build_scalars(rewriter, lambda b: b.const(int(single), i64)),
+            _accumulate_flag(rewriter, op.accumulate),
+        ]
+        result_type = tensor_type_of(op)
+        out = empty_with_sizes(rewriter, result_type, sizes)
+        operands = [source, values, offsets, kept_offsets, *scalars, out]
+        symbol = declare_kernel(op, "tsjit.index_put", [v.type for v in operands], [result_type])
+        call = func.CallOp(symbol, operands, [result_type])
+        rewriter.insert(call)
+        rewriter.replace(op, [], [call.res[0]])
+
+
+def _is_mask(index: SSAValue) -> bool:
+    assert isinstance(index.type, TensorType)
+    return index.type.element_type == i1
+
+
+def _masked_write(
+    rewriter: PatternRewriter, op: AtenIndexPutOp, d: int, mask: SSAValue
+) -> SSAValue:
+    """`x[mask] = v` (mask at dim d): one generic over x, `mask ? v : x` (`x + v` with
+    accumulate), `v` broadcast to x's dims around the mask's (its dim for the masked
+    elements has size 1)."""
+    source, values = op.self_, op.values
+    shape = static_shape(source.type)
+    rank, mask_rank = len(shape), len(static_shape(mask.type))
+    accumulate = arg_value(op.accumulate)
+    value_shape = static_shape(values.type)
+    target = [*shape[:d], 1, *shape[d + mask_rank :]]
+    loop_dims = [*range(d), -1, *range(d + mask_rank, rank)]  # -1: the masked elements' dim
+    value_exprs = []
+    for j, size in enumerate(value_shape):
+        t = j + len(target) - len(value_shape)
+        dim = loop_dims[t]
+        broadcast = dim < 0 or (size == 1 and shape[dim] != 1)
+        value_exprs.append(AffineExpr.constant(0) if broadcast else AffineExpr.dimension(dim))
+    single = None
+    if not value_shape:  # a 0-d value is read once, before the loops
+        single = build_scalars(
+            rewriter, lambda b: b.emit(tensor.ExtractOp(values, [], _element_of(values)))
+        )
+    inputs = [source, mask] if single is not None else [source, mask, values]
+    maps = [
+        AffineMap.identity(rank),
+        AffineMap(rank, 0, tuple(AffineExpr.dimension(d + k) for k in range(mask_rank))),
+        *([] if single is not None else [AffineMap(rank, 0, tuple(value_exprs))]),
+        AffineMap.identity(rank),
+    ]
+    sizes = [dim_size(rewriter, source, k) for k in range(rank)]
+    init = empty_with_sizes(rewriter, tensor_type_of(op), sizes)
+
+    def body(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        value = single if single is not None else args[2]
+        total = b.or_(args[0], value) if args[0].type == i1 else b.add(args[0], value)
+        if accumulate is True:
+            value = total
+        elif accumulate is not False:  # known at run time only
+            value = b.select(op.accumulate, total, value)
+        return [b.select(args[1], value, args[0])]
+
+    generic = build_generic(inputs, [init], maps, [PARALLEL] * rank, body)
+    rewriter.insert(generic)
+    return generic.results[0]
+
+
+def _element_of(value: SSAValue) -> Attribute:
+    assert isinstance(value.type, TensorType)
+    return value.type.element_type
+
+
+def _accumulate_flag(rewriter: PatternRewriter, accumulate: SSAValue) -> SSAValue:
+    known = arg_value(accumulate)
+    if isinstance(known, bool):
+        return build_scalars(rewriter, lambda b: b.const(int(known), i64))
+    return build_scalars(rewriter, lambda b: b.cast(accumulate, i64))
+
+
+def _dot(b: ScalarBuilder, loop: Sequence[SSAValue], strides: Sequence[SSAValue]) -> SSAValue:
+    total = b.const(0, IndexType())
+    for index, stride in zip(loop, strides, strict=True):
+        total = b.add(total, b.mul(index, stride))
+    return total
+
+
+def _broadcast_sizes(
+    rewriter: PatternRewriter, indices: Sequence[SSAValue], broadcast: Sequence[int]
+) -> list[SSAValue]:
+    """Each dim of the indices' broadcast shape as an `index`: static, else the size of an
+    index dim aligned with it that is not a broadcast 1."""
+    sizes: list[SSAValue] = []
+    for axis, size in enumerate(broadcast):
+        if size != DYN:
+            sizes.append(index_const(rewriter, size))
+            continue
+        for index in indices:
+            own = static_shape(index.type)
+            at = axis - (len(broadcast) - len(own))
+            if at >= 0 and own[at] != 1:
+                sizes.append(dim_size(rewriter, index, at))
+                break
+    return sizes
+
+
+def _offsets(
+    rewriter: PatternRewriter,
+    indices: Sequence[SSAValue],
+    dims: Sequence[int],
+    broadcast: Sequence[int],
+    broadcast_sizes: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+    strides: Sequence[SSAValue],
+) -> SSAValue:
+    """The offsets tensor (shape B): each position's flat offset, -1 if out of range."""
+    readers = [index_reader(rewriter, index) for index in indices]
+    maps = [broadcast_map(static_shape(i.type), broadcast) for i in indices]
+
+    def offset(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
+        zero = b.const(0, IndexType())
+        total, valid = zero, b.const(True, i1)
+        for read, index_map, d in zip(readers, maps, dims, strict=True):
+            at = [
+                loop[e.position] if isinstance(e, AffineDimExpr) else zero
+                for e in index_map.results
+            ]
+            position = read(b, at)
+            wrapped = b.select(b.cmp("lt", position, zero), b.add(position, sizes[d]), position)
+            inside = b.and_(b.cmp("ge", wrapped, zero), b.cmp("lt", wrapped, sizes[d]))
+            valid = b.and_(valid, inside)
+            total = b.add(total, b.mul(wrapped, strides[d]))
+        return b.select(valid, b.index_cast(total, i64), b.const(-1, i64))
+
+    return _generate(rewriter, broadcast, broadcast_sizes, offset)
+
+
+def _broadcast(
+    rewriter: PatternRewriter,
+    values: SSAValue,
+    shape: Sequence[int],
+    sizes: Sequence[SSAValue],
+    like: object,
+) -> SSAValue:
+    """`values` expanded to `shape` in a new contiguous tensor."""
+    assert isinstance(like, TensorType) and isinstance(values.type, TensorType)
+    rank = len(shape)
+    init = empty_with_sizes(rewriter, _tensor_type(like.element_type, shape), sizes)
+    value_map = broadcast_map(static_shape(values.type), shape)
+    generic = build_generic(
+        [values], [init], [value_map, AffineMap.identity(rank)], [PARALLEL] * rank,
+        lambda b, args: [args[0]],
+    )  # fmt: skip
+    rewriter.insert(generic)
+    return generic.results[0]
+
+
+PATTERNS: tuple[RewritePattern, ...] = (ConvertIndexPutOp(),)
