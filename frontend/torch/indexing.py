@@ -1,6 +1,7 @@
 """`x[key]` as registry ops, like the script frontend spells it: an int is `aten.select.int`, a
 slice `aten.slice.Tensor`, `None` `aten.unsqueeze`, `...` skips dims; an integer index tensor
-along one dim is `aten.index.Tensor` (picked after the other items, as in PyTorch)."""
+along one dim, or a bool mask over one or more dims, is `aten.index.Tensor` (picked after the
+other items, as in PyTorch)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def index(tensor: Tensor, key: Any) -> Tensor:
     kept_after = 0  # after `...`, dims count from the end, rightmost first
     for i in reversed(range(split + 1, len(items))):
         if i in tensors:
-            picked = -(kept_after + 1)
+            picked = -(kept_after + _span(items[i]))
         value, kept = _index_one(value, items[i], -(kept_after + 1))
         kept_after += kept
     if picked is None:
@@ -61,7 +62,7 @@ def _index_one(value: Tensor, item: Any, dim: int) -> tuple[Tensor, int]:
     if item is None:
         return _unsqueeze(value, dim), 1
     if _is_index_tensor(item):
-        return value, 1
+        return value, _span(item)
     try:
         position = operator.index(item)
     except TypeError:
@@ -75,6 +76,12 @@ def _index_one(value: Tensor, item: Any, dim: int) -> tuple[Tensor, int]:
             f"index {position} is out of bounds for dimension {dim % value.ndim} with size {size}"
         )
     return dispatch(SELECT, (value, dim, position), {}), 0
+
+
+def _span(item: Any) -> int:
+    """How many dims an index tensor indexes: a bool mask its rank, an integer index one."""
+    values = _values(item)
+    return values.ndim if values.dtype == np.bool_ else 1
 
 
 def _slice(value: Tensor, item: slice, dim: int) -> Tensor:
@@ -95,15 +102,17 @@ def _unsqueeze(value: Tensor, dim: int) -> Tensor:
 
 
 def _index_select(value: Tensor, item: Any, dim: int) -> Tensor:
-    """`value[:, ..., item]` with an integer index tensor at `dim` (`aten.index.Tensor` with
-    None for the dims before it; negative indices count from the end)."""
+    """`value[:, ..., item]` with an integer index tensor or a bool mask at `dim`
+    (`aten.index.Tensor` with None for the dims before it; negative indices count from the
+    end; a mask picks the elements of the dims it covers where it is True)."""
     values = _values(item)
-    if values.dtype == np.bool_:
-        raise NotImplementedError("indexing with a boolean mask is not supported")
-    if values.dtype.kind not in "iu":
+    if values.dtype.kind not in "iub":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    indices = item if isinstance(item, Tensor) else Tensor.wrap(np.asarray(values, np.int64))
-    position = dim % value.ndim
+    if isinstance(item, Tensor):
+        indices = item
+    else:
+        indices = Tensor.wrap(values if values.dtype == np.bool_ else values.astype(np.int64))
+    position = dim % max(value.ndim, 1)
     return dispatch(INDEX, (value, [None] * position + [indices]), {})
 
 
