@@ -46,6 +46,7 @@ from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_dicts import DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
 from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
+from frontend.script_iteration import IterationMixin, RunTimeSequence
 from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
@@ -60,6 +61,7 @@ from frontend.script_print import PrintMixin
 from frontend.script_raise import RaiseMixin
 from frontend.script_random import RandomMixin, random_function_name
 from frontend.script_shape_lists import ShapeListsMixin, SpreadSizes
+from frontend.script_starred import StarredMixin, has_star
 from frontend.script_tensor_methods import (
     NOT_SPECIAL,
     TensorMethodsMixin,
@@ -103,6 +105,8 @@ class FunctionScripter(
     TensorMethodsMixin,
     ControlFlowMixin,
     LoopsMixin,
+    IterationMixin,
+    StarredMixin,
     OperatorsMixin,
     ValuesMixin,
     CallsMixin,
@@ -150,7 +154,7 @@ class FunctionScripter(
         self.assignments: dict[str, ast.AST] = {}  # variable -> its latest assignment, for errors
         self.frames: list[Frame] = [FunctionFrame()]
         self.param_args: dict[str, SSAValue] = {}
-        self.tensor_loops: dict[ast.For, SSAValue] = {}  # `for row in x`: x, evaluated once
+        self.run_time_loops: dict[ast.For, RunTimeSequence] = {}  # `for row in x`: evaluated once
         self.list_blocks: dict[int, Block] = {}  # id(Python list) -> the block that made it
         self.growing: dict[int, Growing] = {}  # id(Python list) -> its rows in a run-time loop
         self.dict_blocks: dict[int, Block] = {}  # id(ScriptDict) -> the block that made it
@@ -333,6 +337,9 @@ class FunctionScripter(
             return
         if isinstance(target, ast.Subscript):
             self.assign_into(target, value)
+            return
+        if has_star(target):  # `b, *rest = x.shape`
+            self.assign_starred(target, value)  # type: ignore[arg-type]
             return
         if isinstance(target, ast.Tuple) and isinstance(value, ShapeValue):
             value = self.unpack_shape(target, value, len(target.elts))

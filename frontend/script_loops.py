@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
-from dialects.torch.ops.data_movement import AtenSelectIntOp
 from dialects.torch.ops.prim import PrimLoopConditionOp, PrimLoopOp
 from dialects.torch.ops.scalar import AtenDeriveIndexOp, AtenRangeLengthOp
 from dialects.torch.types import DYN, IntType, ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
-from frontend.resolve import ops_for_method
 from frontend.script_control import FunctionFrame, Leaf, _article
+from frontend.script_iteration import RunTimeSequence, Sequence, leaves_early
 
 if TYPE_CHECKING:
     from frontend.script_control import ControlFlowMixin
@@ -148,7 +147,7 @@ class LoopsMixin:
         assignments: dict[str, ast.AST]
         builder: IRBuilder
         frames: list[Frame]
-        tensor_loops: dict[ast.For, SSAValue]
+        run_time_loops: dict[ast.For, RunTimeSequence]
 
         def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
         def expr(self, node: ast.expr) -> Value: ...
@@ -162,6 +161,11 @@ class LoopsMixin:
             self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
         ) -> list[SSAValue]: ...
         def mark_unusable(self, name: str, why: Unusable) -> None: ...
+        def sequence(self, node: ast.expr, value: Value, unroll: bool = True) -> Sequence: ...
+        def sequence_loop(self, node: ast.For, sequence: RunTimeSequence) -> None: ...
+        def run_time_comprehension(
+            self, node: ast.ListComp, generator: ast.comprehension, sequence: RunTimeSequence
+        ) -> Value: ...
 
     def unroll(self, node: ast.For) -> list[ast.stmt] | None:
         """The statements of a loop unrolled while scripting; None for a `torch.prim.Loop`.
@@ -192,22 +196,14 @@ class LoopsMixin:
 
     def iteration_items(self, node: ast.For) -> list[Value] | None:
         """The items of a loop that is unrolled while scripting (over a Sequential/ModuleList,
-        a tuple or a list), or None for a loop over a tensor (a `torch.prim.Loop`)."""
-        from frontend.script_modules import ModuleValue
-
+        a tuple, a list, or a list of tensors whose count is known), or None for a loop over a
+        sequence whose length is known at run time (a `torch.prim.Loop`, `run_time_loop`)."""
         iterable = self.expr(node.iter)
-        if isinstance(iterable, ModuleValue):
-            return list(self.module_items(node.iter, iterable))
-        if isinstance(iterable, tuple | list | dict):  # a dict: its keys
-            return list(iterable)
-        if kind_of(iterable) == "Tensor":
-            self.tensor_loops[node] = iterable
+        sequence = self.sequence(node.iter, iterable, unroll=not leaves_early(node.body))
+        if isinstance(sequence, RunTimeSequence):
+            self.run_time_loops[node] = sequence
             return None
-        raise self.error(
-            node.iter,
-            f"cannot iterate over {_article(kind_of(iterable))}",
-            "loop over range(...), a tensor, a tuple or an nn.ModuleList",
-        )
+        return sequence
 
     def unrolled(self, node: ast.For, items: list[Value]) -> list[ast.stmt]:
         """The loop body once per item, each copy preceded by `target = item`."""
@@ -257,6 +253,8 @@ class LoopsMixin:
             raise self.error(node, "a list comprehension takes one `for` here")
         generator = node.generators[0]
         items = self.comprehension_items(generator)
+        if isinstance(items, RunTimeSequence):
+            return self.run_time_comprehension(node, generator, items)
         saved = dict(self.env)
         results = []
         for item in items:
@@ -272,9 +270,7 @@ class LoopsMixin:
             raise self.error(test, "a list comprehension's `if` must be decided while scripting")
         return condition
 
-    def comprehension_items(self, generator: ast.comprehension) -> list[Value]:
-        from frontend.script_modules import ModuleValue
-
+    def comprehension_items(self, generator: ast.comprehension) -> Sequence:
         if is_range_call(generator.iter):
             call = generator.iter
             assert isinstance(call, ast.Call)
@@ -286,16 +282,7 @@ class LoopsMixin:
                     "write the loop out, growing a tensor with torch.cat",
                 )
             return list(range(*bounds))  # type: ignore[arg-type]
-        iterable = self.expr(generator.iter)
-        if isinstance(iterable, ModuleValue):
-            return list(self.module_items(generator.iter, iterable))
-        if isinstance(iterable, tuple | list | dict):
-            return list(iterable)
-        raise self.error(
-            generator.iter,
-            f"a list comprehension over {_article(kind_of(iterable))} is not supported",
-            "comprehend over range(<number>), a tuple, a list or an nn.ModuleList",
-        )
+        return self.sequence(generator.iter, self.expr(generator.iter))
 
     # ---- loops ----
 
@@ -303,7 +290,7 @@ class LoopsMixin:
         if node.orelse:
             raise self.error(node.orelse[0], "`for ... else` is not supported")
         if not is_range_call(node.iter):
-            self.tensor_loop(node)
+            self.run_time_loop(node)
             return
         bounds = self.range_arguments(node)
         if not isinstance(node.target, ast.Name):
@@ -337,34 +324,18 @@ class LoopsMixin:
 
         self.loop(node, trip, True, lambda: True, (target, loop_variable))
 
-    def tensor_loop(self, node: ast.For) -> None:
-        """`for row in x:` iterates over the first dim of a tensor."""
-        tensor = self.tensor_loops.pop(node, None)
-        if tensor is None:  # not seen by `block_list` (e.g. inside an `if` without exits)
+    def run_time_loop(self, node: ast.For) -> None:
+        """`for row in x:`, `for c in x.chunk(3):`, ...: a loop over a sequence that is
+        unrolled, or whose length is known at run time (`script_iteration.py`)."""
+        sequence = self.run_time_loops.pop(node, None)
+        if sequence is None:  # not seen by `block_list` (e.g. inside an `if` without exits)
             items = self.iteration_items(node)
             if items is not None:
                 for stmt in self.unrolled(node, items):
                     self.statement(stmt)
                 return
-            tensor = self.tensor_loops.pop(node)
-        if not isinstance(node.target, ast.Name):
-            raise self.error(node.target, "the loop variable must be a plain name")
-        trip = self.emit(node.iter, ops_for_method("__len__"), [tensor], {})[0]
-
-        def row(iteration: SSAValue) -> Value:
-            return self.emit(node, (AtenSelectIntOp,), [tensor, 0, iteration], {})[0]
-
-        grown = self.growable_lists(node)
-        if grown:
-
-            def later(iteration: SSAValue) -> Value:
-                return row(self.scalar_binop(node, "add", iteration, 1))  # type: ignore[arg-type]
-
-            first = lambda: self.emit(node, (AtenSelectIntOp,), [tensor, 0, 0], {})[0]  # noqa: E731
-            self.grown_loop(node, trip, grown, node.target.id, first, later)
-            return
-
-        self.loop(node, trip, True, lambda: True, (node.target.id, row))
+            sequence = self.run_time_loops.pop(node)
+        self.sequence_loop(node, sequence)
 
     def range_arguments(self, node: ast.For) -> tuple[Value, Value, Value]:
         call = node.iter

@@ -36,7 +36,6 @@ from dialects.torch.ops.shape_lists import AtenSliceTOp
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.resolve import ops_for_method, ops_for_operator
-from frontend.script_control import _article
 from frontend.script_grown_lists import GrownList
 from frontend.script_tensor_methods import NOT_SPECIAL, known_tensor_type
 
@@ -180,7 +179,7 @@ class ValuesMixin:
         if fn is builtins.getattr:
             return self.builtin_getattr(node, args)
         if fn in (builtins.enumerate, builtins.zip):
-            return self.builtin_iteration(node, fn, args)
+            return self.iteration_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
         if fn is builtins.isinstance:
             return self.builtin_isinstance(node, args)
         handler = _BUILTINS.get(fn)
@@ -202,30 +201,6 @@ class ValuesMixin:
             raise self.error(node, f"getattr() of a {kind_of(args[0])} is not supported")
         attribute = ast.copy_location(ast.Attribute(node.args[0], args[1], ast.Load()), node)
         return self.module_attribute(attribute, args[0])  # type: ignore[attr-defined,no-any-return]
-
-    def builtin_iteration(self, node: ast.Call, fn: Any, args: list[Value]) -> Value:
-        """`enumerate(...)` / `zip(...)` of tuples, lists and ModuleLists: a list of tuples,
-        for a loop unrolled while scripting (`for i, layer in enumerate(self.layers)`)."""
-        from frontend.script_modules import ModuleValue
-
-        sequences = []
-        for arg, value in zip(node.args, args):
-            if isinstance(value, ModuleValue):
-                value = self.module_items(arg, value)  # type: ignore[attr-defined]
-            if not isinstance(value, tuple | list):
-                raise self.error(
-                    arg,
-                    f"{fn.__name__}() of {_article(kind_of(value))} is not supported",
-                    "use it on tuples, lists and nn.ModuleLists (for tensors: range(len(x)))",
-                )
-            sequences.append(list(value))
-        if fn is builtins.enumerate:
-            if len(sequences) != 1 or node.keywords:
-                raise self.error(node, "enumerate() takes one sequence here")
-            return list(enumerate(sequences[0]))
-        if node.keywords:
-            raise self.error(node, "zip() takes no keyword arguments here")
-        return list(zip(*sequences))
 
     def builtin_isinstance(self, node: ast.Call, args: list[Value]) -> bool:
         """`isinstance(x, torch.Tensor)`: decided while scripting from the kind of `x`."""
@@ -257,6 +232,8 @@ class ValuesMixin:
             return self.grown_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
         if kind_of(value) == "Tensor":
             return self.emit(node, ops_for_method("__len__"), [value], {})[0]
+        if kind_of(value) == "list[Tensor]" and isinstance(value, SSAValue):
+            return self.tensor_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
         raise self.error(node, f"len() of {kind_of(value)} is not supported")
 
     def builtin_float(self, node: ast.AST, value: Value) -> Value:

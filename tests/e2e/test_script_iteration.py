@@ -1,0 +1,182 @@
+"""Iterating lists of tensors (`for c in x.chunk(3)`, `zip`, `enumerate`, comprehensions over
+`x.split(...)` / `x.unbind(...)` / the rows of a tensor) and starred assignment
+(`b, *rest = x.shape`), scripted and compared with PyTorch eager."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+from torch import nn
+
+import frontend
+from frontend.errors import ScriptError
+
+
+def chunk_sums(x):
+    outs = []
+    for c in x.chunk(3):
+        outs.append(c.sum())
+    return torch.stack(outs)
+
+
+def split_columns(x):
+    s = torch.zeros(x.size(1))
+    for part in torch.split(x, 2):
+        s = s + part.sum(0)
+    return s
+
+
+def zipped_chunks(x, y):
+    s = x.new_zeros(())
+    for a, b in zip(x.chunk(2), y.chunk(2)):
+        s = s + (a * b).sum()
+    return s
+
+
+def enumerated_columns(x):
+    acc = x.new_zeros(x.size(0))
+    for i, c in enumerate(x.split(1, dim=1)):
+        acc = acc + c.squeeze(1) * i
+    return acc
+
+
+def comprehended_chunks(x):
+    return torch.stack([c.sum() for c in x.chunk(4, -1)])
+
+
+def comprehended_rows(x):
+    return torch.cat([r * i for i, r in enumerate(x, 1)])
+
+
+def unbound_until_positive(x):
+    s = x.new_zeros(())
+    for c in x.unbind(1):
+        if c.sum() > 0:
+            break
+        s = s + c.sum()
+    return s
+
+
+def known_sizes(x):
+    s = x.new_zeros(())
+    for c in x.split([1, 2, 3], 1):  # count known while scripting: unrolled
+        s = s + c.sum() * c.size(1)
+    return s * len(x.chunk(4)) + len(x.tensor_split(3, 1))
+
+
+def starred(x):
+    b, *rest = x.shape
+    *init, last = x.size()
+    first, *others = [x, x * 2, x * 3]
+    return x.view(b, *rest).sum() + x.view(*init, 1, last).sum() + first + sum(others)
+
+
+def starred_pieces(x):
+    a, *middle, z = x.split([1, 2, 3, 4], 1)
+    return a.sum() + z.sum() + len(middle)
+
+
+CASES = [
+    (chunk_sums, (6, 4)),
+    (chunk_sums, (2, 3)),  # chunk(3) of 2 rows: 2 pieces
+    (chunk_sums, (0, 3)),  # chunk(3) of no rows: 3 empty pieces
+    (split_columns, (5, 3)),  # the last piece is shorter
+    (zipped_chunks, (5, 4)),
+    (enumerated_columns, (3, 4)),
+    (comprehended_chunks, (3, 8)),
+    (comprehended_rows, (4, 3)),
+    (unbound_until_positive, (3, 5)),
+    (known_sizes, (5, 6)),
+    (starred_pieces, (3, 10)),
+]
+
+
+@pytest.mark.parametrize(
+    ("fn", "shape"), CASES, ids=[f"{fn.__name__}-{shape}" for fn, shape in CASES]
+)
+def test_iteration_matches_pytorch(fn, shape) -> None:
+    torch.manual_seed(0)
+    args = [torch.randn(shape) for _ in range(fn.__code__.co_argcount)]
+    expected = fn(*args)
+    actual = frontend.script(fn)(*args)
+    torch.testing.assert_close(torch.as_tensor(actual), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_a_scripted_function_serves_other_sizes() -> None:
+    scripted = frontend.script(chunk_sums)
+    for rows in (7, 1, 3):
+        x = torch.randn(rows, 2)
+        torch.testing.assert_close(torch.as_tensor(scripted(x)), chunk_sums(x))
+
+
+def test_unknown_count_is_a_run_time_loop_and_known_count_unrolls() -> None:
+    assert "torch.prim.Loop" in frontend.script(chunk_sums).graph
+    assert "torch.prim.Loop" not in frontend.script(known_sizes).graph
+
+
+def test_starred_assignment_matches_pytorch() -> None:
+    x = torch.randn(2, 5, 3)
+    expected = starred(x)
+    torch.testing.assert_close(torch.as_tensor(frontend.script(starred)(x)), expected)
+
+
+class Grouped(nn.Module):
+    """A forward that runs one layer per chunk of its features and per zipped pair."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heads = nn.ModuleList([nn.Linear(2, 3) for _ in range(3)])
+
+    def forward(self, x):
+        outs = []
+        for head, part in zip(self.heads, x.chunk(3, -1)):  # 3 known from the features
+            outs.append(head(part))
+        pooled = [r.max() for r in x.unbind(0)]
+        n, *_ = x.shape
+        return torch.cat(outs, -1) * n + torch.stack(pooled).sum()
+
+
+def test_module_forward_matches_pytorch() -> None:
+    torch.manual_seed(0)
+    model = Grouped().eval()
+    x = torch.randn(4, 6)
+    scripted = frontend.script(model)
+    with torch.no_grad():
+        torch.testing.assert_close(torch.as_tensor(scripted(x)), model(x), rtol=1e-5, atol=1e-5)
+
+
+def filtered(x):
+    return [c for c in x.chunk(2) if c.sum() > 0]
+
+
+def starred_unknown(x):
+    a, *_rest = x.chunk(3)
+    return a
+
+
+def too_few(x):
+    a, b, *_rest = (x,)
+    return a + b
+
+
+def returns_in_loop(x):
+    for c in x.unbind(0):
+        return c
+    return x
+
+
+ERRORS = [
+    (filtered, "a list comprehension with `if` over the pieces of `x.chunk(2)`"),
+    (starred_unknown, "a starred assignment of a list of tensors whose length is known only"),
+    (too_few, "not enough values to unpack (expected at least 2, got 1)"),
+    (returns_in_loop, "`return` inside a loop decided at run time is not supported"),
+]
+
+
+@pytest.mark.parametrize(("fn", "message"), ERRORS, ids=[fn.__name__ for fn, _ in ERRORS])
+def test_unsupported_iteration_is_a_located_error(fn, message) -> None:
+    with pytest.raises(ScriptError, match=re.escape(message)) as info:
+        frontend.script(fn)
+    assert "test_script_iteration.py" in str(info.value)
