@@ -80,15 +80,57 @@ def _iterate(self: Any) -> Any:
 
 
 def _set_item(self: Any, key: Any, value: Any) -> None:
-    import torch
-
     recorder = current()
     if isinstance(recorder, Recorder):
-        recorder.mutating(mirror_of(self, recorder), "an indexed assignment (x[i] = v)")
-        if isinstance(value, torch.Tensor):
-            written = "a constant written into a tensor"
-            recorder.converting(mirror_of(value, recorder), written)
+        record_assignment(self, _to_frontend(key, recorder), _to_frontend(value, recorder))
     super(tracing_tensor_class(), self).__setitem__(key, value)
+
+
+def record_assignment(tensor: Any, key: Any, value: Any) -> None:
+    """`tensor[key] = value` (key and value as mirrors): `tensor`'s mirror becomes the new
+    value when it or what is written is traced (`frontend/trace_assign.py`). Into a traced
+    input or a view of another tensor it is a TraceError (the caller's tensor, or the tensor
+    viewed, would not change)."""
+    from frontend.trace_assign import assigned
+
+    recorder = current()
+    assert isinstance(recorder, Recorder)
+    mirror = mirror_of(tensor, recorder)
+    if not recorder.is_traced([mirror, key, value]):
+        recorder.mutating(mirror, "an indexed assignment (x[i] = v)")
+        return
+    if recorder.is_traced(mirror) and any(mirror is i for i in recorder.inputs):
+        raise TraceError(
+            f"{user_line()}: an indexed assignment into the input {_input_name(recorder, mirror)}"
+            " cannot be recorded (the caller's tensor would not change): copy it first, "
+            "y = x.clone(); y[i] = v"
+        )
+    if _is_view(tensor):
+        raise TraceError(
+            f"{user_line()}: an indexed assignment into a view of another tensor (row = y[0]; "
+            "row[1] = v) cannot be recorded: assign through the tensor itself (y[0, 1] = v)"
+        )
+    result = assigned(mirror, key, value)
+    recorder.updated(mirror, result)
+    mirror.numpy()[...] = result.numpy()
+
+
+def _input_name(recorder: Recorder, mirror: Any) -> str:
+    name = recorder.value_of(mirror).name_hint
+    return f"`{name}`" if name else "tensor"
+
+
+def _is_view(tensor: Any) -> bool:
+    """Whether PyTorch's `tensor` shows part of (or rearranges) another tensor's storage (a
+    TracingTensor itself is an alias of its whole base: not a view)."""
+    import torch
+
+    with torch._C.DisableTorchFunctionSubclass():
+        base = tensor._base
+        if base is None:
+            return False
+        layout = (tensor.shape, tensor.stride(), tensor.storage_offset())
+        return layout != (base.shape, base.stride(), base.storage_offset())
 
 
 def _torch_function(cls: type, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
@@ -182,6 +224,13 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     recorder = current()
     if isinstance(recorder, Recorder) and _updates_an_untraced_tensor(func, args, kwargs):
         name = getattr(func, "__name__", repr(func))
+        if name == "__setitem__":
+            raise TraceError(
+                f"{user_line()}: an indexed assignment (y[i] = v) of traced values into a tensor "
+                "the trace does not follow (one made inside the traced function, such as "
+                "torch.zeros(...)) cannot be recorded: write y = y.index_put((idx,), v) or "
+                "y = torch.stack(rows)"
+            )
         raise TraceError(
             f"{user_line()}: {name} updates in place a tensor the trace does not follow (one "
             "made inside the traced function, such as torch.zeros(...)) from traced values: "
@@ -212,6 +261,7 @@ def _updates_an_untraced_tensor(func: Any, args: tuple[Any, ...], kwargs: dict[s
     argument: PyTorch would update `y`, but `y` does not dispatch to the trace afterwards."""
     name = getattr(func, "__name__", "")
     in_place = (name.endswith("_") and not name.startswith("_")) or kwargs.get("inplace") is True
+    in_place = in_place or name == "__setitem__"  # `out[i] = h` into a torch.zeros(...)
     target = kwargs.get("out") if "out" in kwargs else args[0] if args and in_place else None
     if target is None or isinstance(target, tracing_tensor_class()):
         return False
