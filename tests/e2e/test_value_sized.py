@@ -55,6 +55,11 @@ def where_rows_cols(x):
     return rows * 10 + cols
 
 
+def picked_rows(x):
+    rows, cols = (x > 0).nonzero(as_tuple=True)
+    return x[rows].sum(1) + cols
+
+
 class Gate(torch.nn.Module):
     def forward(self, x) -> Any:
         kept = x[x.sum(1) > 0]
@@ -95,6 +100,7 @@ CASES = [
     (nonzero, [(mask(2, 3, 2),), (torch.zeros(0, 3),)]),
     (argwhere, [(torch.tensor([0.0, float("nan"), -1.0, 0.0]),)]),
     (where_rows_cols, [(rand(3, 4),), (-torch.ones(2, 2),)]),
+    (picked_rows, [(rand(3, 4),), (-torch.ones(2, 2),)]),
 ]
 
 
@@ -124,7 +130,7 @@ def test_module_method() -> None:
     assert_same(scripted(-torch.ones(2, 3)), gate(-torch.ones(2, 3)))
 
 
-@pytest.mark.parametrize("fn", [positive_sum, where_rows_cols, masked_select])
+@pytest.mark.parametrize("fn", [positive_sum, where_rows_cols, picked_rows, masked_select])
 def test_traced_matches_pytorch(fn: Any) -> None:
     example = (rand(3, 4), mask(3, 4)) if fn is masked_select else (rand(3, 4),)
     traced = frontend.trace(fn, example)

@@ -40,7 +40,7 @@ from dialects.torch.ops.views import (
     AtenReshapeOp,
     AtenUnsqueezeOp,
 )
-from dialects.torch.types import DYN, ListType, ValueTensorType
+from dialects.torch.types import DYN, BoolType, ListType, ValueTensorType
 
 INDICES = ValueTensorType((DYN,), INT64)  # one column of nonzero: a 1-D index tensor
 
@@ -157,14 +157,29 @@ class AtenWhereOp(_IndexColumnsOp):
 
 @torch_op
 class AtenNonzeroNumpyOp(_IndexColumnsOp):
-    """`torch.nonzero(x, as_tuple=True)` (TorchScript's spelling): as `torch.where(x)`."""
+    """`torch.nonzero(x, as_tuple=True)`: as `torch.where(x)`. ATen's `nonzero_numpy` has no
+    `as_tuple`; here it is a required keyword, so that only calls that pass it bind to this
+    overload (the others to `aten::nonzero`), and it must be True."""
 
     name = "torch.aten.nonzero_numpy"
-    SCHEMA = "aten::nonzero_numpy(Tensor self) -> Tensor[]"
-    PY_NAMES = ()
-    SAMPLES = (Sample(Tn((2, 3), "int32", -1, 2)),)
+    SCHEMA = "aten::nonzero_numpy(Tensor self, *, bool as_tuple) -> Tensor[]"
+    PY_NAMES = ("torch.nonzero", "Tensor.nonzero")
+    SAMPLES = (Sample(Tn((2, 3), "int32", -1, 2), as_tuple=True),)
     self_ = operand_def(ValueTensorType)
+    as_tuple = operand_def(BoolType)
     result = result_def(ListType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        if args[1] is False:
+            raise TypeError("nonzero(x, as_tuple=False) is not supported: write torch.nonzero(x)")
+        if args[1] is not True:
+            raise TypeError("nonzero(): as_tuple must be known while scripting")
+        return super().infer(*args)
+
+    @staticmethod
+    def eager(x: Any, as_tuple: bool = True) -> Any:
+        return _IndexColumnsOp.eager(x)
 
 
 # ---- x[mask], masked_select ----
