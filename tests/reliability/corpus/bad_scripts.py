@@ -240,8 +240,8 @@ def in_operator(x, n: int):
 
 
 def starred_assignment(x):
-    """error: unpack"""
-    a, *b = x, x, x  # <-- col 4
+    """error: starred assignment of a list of tensors whose length is known only at run time"""
+    a, *b = x.chunk(3)  # <-- col 4
     return a
 
 
