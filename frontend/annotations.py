@@ -8,7 +8,12 @@ How each kind reaches the IR:
   argument is the constant `None` (so `x is None` is decided while scripting and the other
   branch disappears, like TorchScript's refinement), anything else is an `X`;
 - `List[int]`, `List[float]`, `str`: specialized on the value (a constant in the graph), since
-  lists are shapes and dims that shape rules need to know.
+  lists are shapes and dims that shape rules need to know;
+- a flag, a `bool` parameter with a `True`/`False` default of an entry function (annotated
+  `bool` or not): specialized on the value like `str` (kind `flag`). Flags pick what a function
+  computes and returns (`need_weights`, `batch_first`): as constants the other branch goes
+  before shapes are inferred, and each value compiles once. A `bool` without a default, and
+  every `bool` of a called function, stays a run-time value.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from xdsl.ir import Attribute
 
 from dialects.torch.types import BoolType, FloatType, IntType, ListType, ValueTensorType
@@ -29,7 +35,7 @@ _ALIASES = {"List": "list", "Tuple": "tuple", "Optional": "optional"}
 
 @dataclass(frozen=True)
 class ArgSpec:
-    """An annotation: `kind` is Tensor, int, float, bool, str, list, tuple or optional."""
+    """An annotation: `kind` is Tensor, int, float, bool, flag, str, list, tuple or optional."""
 
     kind: str
     items: tuple[ArgSpec, ...] = ()
@@ -45,7 +51,7 @@ class ArgSpec:
     @property
     def is_structured(self) -> bool:
         """Whether calls specialize on the argument (None-ness, list values, tuple shape)."""
-        return self.kind in ("list", "tuple", "optional", "str") or any(
+        return self.kind in ("list", "tuple", "optional", "str", "flag") or any(
             i.is_structured for i in self.items
         )
 
@@ -61,7 +67,7 @@ class ArgSpec:
             return self.items[0].default_types()
         if self.kind == "list":
             return [ListType(self.items[0].default_types()[0])]
-        return []  # str: a constant
+        return []  # str and flags: constants
 
 
 Fail = Callable[[ast.AST, str], Exception]
@@ -157,7 +163,16 @@ def structure_of(spec: ArgSpec | None, value: Any) -> Any:
         if not isinstance(value, str):
             raise TypeError(f"expected a str, got {_describe(value)}")
         return ("str", value)
+    if spec.kind == "flag":
+        return ("flag", flag_value(value))
     return None
+
+
+def flag_value(value: Any) -> bool:
+    """A flag argument's value (a Python or numpy bool, as TorchScript's `bool` takes)."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise TypeError(f"expected a bool, got {_describe(value)}")
 
 
 def flatten(spec: ArgSpec | None, value: Any) -> list[Any]:
@@ -168,7 +183,7 @@ def flatten(spec: ArgSpec | None, value: Any) -> list[Any]:
         return [] if value is None else flatten(spec.items[0], value)
     if spec.kind == "tuple":
         return [x for s, v in zip(spec.items, value) for x in flatten(s, v)]
-    return []  # lists and strings are constants of the specialized graph
+    return []  # lists, strings and flags are constants of the specialized graph
 
 
 def constant_of(spec: ArgSpec | None, value: Any) -> Any:
@@ -181,6 +196,8 @@ def constant_of(spec: ArgSpec | None, value: Any) -> Any:
         return list(value)
     if spec.kind == "str":
         return value
+    if spec.kind == "flag":
+        return flag_value(value)
     if spec.kind == "optional":
         return constant_of(spec.items[0], value)
     return NotImplemented

@@ -143,7 +143,8 @@ class ScriptFunction:
         if self.result_structure is not None:
             from frontend.script_control import regroup_tuples
 
-            result = regroup_tuples(list(result), self.result_structure)
+            results = list(result) if isinstance(result, tuple | list) else [result]
+            result = regroup_tuples(results, self.result_structure)
         return to_caller_kind(result, kind)
 
     def _run_compiled(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:

@@ -313,16 +313,16 @@ def _multihead_attention(
     self, query, key, value, key_padding_mask: Tensor | None = None, need_weights: bool = True,
     attn_mask: Tensor | None = None, average_attn_weights: bool = True, is_causal: bool = False,
 ):  # fmt: skip
-    """nn.MultiheadAttention: `(output, weights)` as torch returns them, except that the
-    weights come back even with need_weights=False (a scripted bool argument is known only
-    at run time, and the two results must have one type; unused, they cost nothing)."""
+    """nn.MultiheadAttention: `(output, weights)` as torch returns them, `(output, None)` with
+    need_weights=False (a flag of the entry function or a constant at the call: a `bool`
+    computed at run time cannot choose between a tensor and None)."""
     batched = query.ndim == 3
     if self.batch_first and batched:
         query, key, value = query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
     output, weights = multi_head_attention_forward(
         query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
         self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
-        self.out_proj.weight, self.out_proj.bias, self.training, key_padding_mask, True,
+        self.out_proj.weight, self.out_proj.bias, self.training, key_padding_mask, need_weights,
         attn_mask, not self._qkv_same_embed_dim, self.q_proj_weight, self.k_proj_weight,
         self.v_proj_weight, None, None, average_attn_weights, is_causal,
     )  # fmt: skip

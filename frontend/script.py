@@ -136,8 +136,10 @@ class FunctionScripter(
         arg_types: dict[str, Attribute] | None = None,
         constants: dict[str, Any] | None = None,
         name: str | None = None,
+        entry: bool = False,
     ) -> None:
         self.fn = fn
+        self.entry = entry  # an entry function's flags are constants (frontend/annotations.py)
         self.node, self.source = load_source(fn)
         self.globals: dict[str, Any] = dict(getattr(fn, "__globals__", {}))
         closure = inspect.getclosurevars(fn) if inspect.isfunction(fn) else None
@@ -172,7 +174,7 @@ class FunctionScripter(
 
     def build_function(self) -> ScriptedFunction:
         parameters = self.parameters()
-        self.constants = {**self.string_defaults(parameters), **self.constants}
+        self.constants = {**self.default_constants(parameters), **self.constants}
         runtime = [a for a in parameters if a.arg not in self.constants]
         arg_types = [self.argument_types(a) for a in runtime]
         block = Block(arg_types=[t for types, _ in arg_types for t in types])
@@ -197,24 +199,32 @@ class FunctionScripter(
         structure = self.frames[0].structure  # type: ignore[union-attr]
         return ScriptedFunction(op, list(self.param_args), structure)
 
-    def string_defaults(self, parameters: list[ast.arg]) -> dict[str, Any]:
-        """`str` arguments are constants: the default graph uses their default value."""
-        args = self.node.args
-        defaults = dict(zip([a.arg for a in args.args][-len(args.defaults) :], args.defaults))
+    def default_constants(self, parameters: list[ast.arg]) -> dict[str, Any]:
+        """`str` arguments and an entry function's flags are constants: the default graph
+        uses their default value."""
+        defaults = self.parameter_defaults()
         out: dict[str, Any] = {}
         for arg in parameters:
             spec = self.annotation(arg)
-            if spec is None or spec.kind != "str" or arg.arg in self.constants:
+            if arg.arg in self.constants or spec is None or spec.kind not in ("str", "flag"):
                 continue
             default = defaults.get(arg.arg)
-            if not (isinstance(default, ast.Constant) and isinstance(default.value, str)):
+            if spec.kind == "str" and not (
+                isinstance(default, ast.Constant) and isinstance(default.value, str)
+            ):
                 raise self.error(
                     arg,
                     f"the str argument `{arg.arg}` needs a default value",
                     "the graph is specialized on the string; its default gives `.graph`",
                 )
-            out[arg.arg] = default.value
+            out[arg.arg] = default.value  # type: ignore[union-attr]
         return out
+
+    def parameter_defaults(self) -> dict[str, ast.expr]:
+        args = self.node.args
+        if not args.defaults:
+            return {}
+        return dict(zip([a.arg for a in args.args][-len(args.defaults) :], args.defaults))
 
     def parameters(self) -> list[ast.arg]:
         """The function's arguments, without `self` for a method."""
@@ -262,10 +272,18 @@ class FunctionScripter(
         return types, isinstance(given, list)
 
     def annotation(self, arg: ast.arg) -> ArgSpec | None:
-        if arg.annotation is None:
-            return None
+        """The argument's annotation; an entry function's flag (a `bool` parameter, annotated
+        or not, with a `True`/`False` default) is `ArgSpec("flag")`."""
+        spec = None if arg.annotation is None else self.parsed_annotation(arg.annotation)
+        if self.entry and (spec is None or spec.kind == "bool"):
+            default = self.parameter_defaults().get(arg.arg)
+            if isinstance(default, ast.Constant) and isinstance(default.value, bool):
+                return ArgSpec("flag")
+        return spec
+
+    def parsed_annotation(self, annotation: ast.expr) -> ArgSpec:
         return parse_annotation(
-            arg.annotation,
+            annotation,
             lambda node, message: self.error(
                 node,
                 message,

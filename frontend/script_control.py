@@ -26,7 +26,7 @@ from dialects.torch.ops.prim import (
     PrimIfOp,
     PrimIfYieldOp,
 )
-from dialects.torch.types import BoolType
+from dialects.torch.types import BoolType, NoneType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from lowering.torch_refine_types import join
@@ -111,6 +111,15 @@ class ListShape(tuple):  # type: ignore[type-arg]
     """The structure of a returned Python list (a tuple of its items' structures)."""
 
 
+NONE_ITEM = "None"
+"""The structure of a `None` inside a returned tuple or list (`return output, None`): no
+function result, the caller gets None back."""
+
+
+def is_none(value: Value) -> bool:
+    return value is None or (isinstance(value, SSAValue) and isinstance(value.type, NoneType))
+
+
 def flatten_tuples(value: Value) -> tuple[list[Value], Any]:
     """A value's leaves and its tuple structure: None for a leaf, else a tuple of structures
     (a `ListShape` for a list: `return [a, b]` gives the caller a list)."""
@@ -119,6 +128,9 @@ def flatten_tuples(value: Value) -> tuple[list[Value], Any]:
     leaves: list[Value] = []
     structure = []
     for item in value:
+        if is_none(item):
+            structure.append(NONE_ITEM)
+            continue
         sub, shape = flatten_tuples(item)
         leaves += sub
         structure.append(shape)
@@ -136,6 +148,8 @@ def regroup_tuples(values: list[Any], structure: Any) -> Any:
     def build(shape: Any) -> Any:
         if shape is None:
             return next(it)
+        if shape == NONE_ITEM:
+            return None
         items = [build(s) for s in shape]
         return items if isinstance(shape, ListShape) else tuple(items)
 

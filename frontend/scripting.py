@@ -22,7 +22,7 @@ def script_function(fn: Callable[..., Any]) -> ScriptFunction:
     With structured arguments (Optional, List, Tuple, str) calls go through `Variants`.
     """
     default = build_function(fn, {})
-    specs = FunctionScripter(fn).parameter_specs()
+    specs = FunctionScripter(fn, entry=True).parameter_specs()
     signature = python_signature(fn, specs)
     if signature is not None:
         default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), signature)
@@ -42,7 +42,7 @@ def python_signature(
 
 def build_function(fn: Callable[..., Any], constants: dict[str, Any]) -> ScriptFunction:
     compilation = Compilation()
-    entry = FunctionScripter(fn, compilation, constants=constants).build_function()
+    entry = FunctionScripter(fn, compilation, constants=constants, entry=True).build_function()
     module = compilation.module(entry)
     module.verify()
     function = ScriptFunction(module, entry.op.sym_name.data, fn)
@@ -73,7 +73,9 @@ def script_module(obj: Any) -> ScriptModule:
 def script_method(obj: Any, name: str) -> ScriptMethod:
     """`obj.<name>` with `self` bound to `obj`; through `Variants` for structured arguments."""
     default = build_method(obj, name, {})
-    scripter = FunctionScripter(default.function.python_fn, self_value=ModuleValue(obj, ""))  # type: ignore[arg-type]
+    scripter = FunctionScripter(
+        default.function.python_fn, self_value=ModuleValue(obj, ""), entry=True
+    )  # type: ignore[arg-type]
     specs = scripter.parameter_specs()
     signature = python_signature(scripter.fn, specs, method=True)
     if signature is not None:
@@ -96,8 +98,9 @@ def build_method(obj: Any, name: str, constants: dict[str, Any]) -> ScriptMethod
     compilation = Compilation()
     symbol = f"{type(obj).__name__}.{name}"
     scripter = FunctionScripter(
-        fn, compilation, self_value=ModuleValue(obj, ""), constants=constants, name=symbol
-    )
+        fn, compilation, self_value=ModuleValue(obj, ""), constants=constants, name=symbol,
+        entry=True,
+    )  # fmt: skip
     entry = scripter.build_function()
     module = compilation.module(entry)
     module.verify()
