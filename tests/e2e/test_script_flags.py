@@ -81,7 +81,7 @@ def test_bool_without_default_stays_a_run_time_argument():
 
 def test_flag_must_be_a_bool():
     fn = frontend.script(scaled)
-    with pytest.raises(TypeError, match="relu.*expected a bool, got int"):
+    with pytest.raises(TypeError, match=r"relu.*expected a bool, got int"):
         fn(X, 1)
 
 
