@@ -102,7 +102,7 @@ def _check_mask(x: TensorMeta, indices: list[Any], values: TensorMeta) -> None:
     rest = x.shape[d + len(mask.shape) :]
     target = (*x.shape[:d], 1, *rest)
     if not _fits(values.shape, target):
-        raise TypeError(
+        raise ShapeError(
             f"index_put(): x[mask] = v with v of shape {_shape_text(values.shape)} (a value "
             "per masked element) is not supported: v must broadcast to "
             f"{_shape_text(target)} (the same values at every masked position), or use "
