@@ -89,15 +89,15 @@ class ConvertIndexPutOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenIndexPutOp, rewriter: PatternRewriter) -> None:
         source, values = op.self_, op.values
-        shape = static_shape(source.type)
-        sizes = [dim_size(rewriter, source, d) for d in range(len(shape))]
-        strides = [_product(rewriter, sizes[d + 1 :]) for d in range(len(shape))]
         entries = list_elements(op.indices)
         dims = [d for d, e in enumerate(entries) if not isinstance(e.type, NoneType)]
         indices = [entries[d] for d in dims]
         if _is_mask(indices[0]):
             rewriter.replace(op, [], [_masked_write(rewriter, op, dims[0], indices[0])])
             return
+        shape = static_shape(source.type)
+        sizes = [dim_size(rewriter, source, d) for d in range(len(shape))]
+        strides = [_product(rewriter, sizes[d + 1 :]) for d in range(len(shape))]
         broadcast = broadcast_shapes([static_shape(i.type) for i in indices])
         assert broadcast is not None
         broadcast_sizes = _broadcast_sizes(rewriter, indices, broadcast)
