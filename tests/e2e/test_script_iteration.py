@@ -180,3 +180,39 @@ def test_unsupported_iteration_is_a_located_error(fn, message) -> None:
     with pytest.raises(ScriptError, match=re.escape(message)) as info:
         frontend.script(fn)
     assert "test_script_iteration.py" in str(info.value)
+
+
+# ---- F.bilinear / nn.Bilinear (dialects/torch/ops/bilinear.py) ----
+
+
+def bilinear(x1, x2, weight, bias):
+    return torch.nn.functional.bilinear(x1, x2, weight, bias) + torch.bilinear(x1, x2, weight)
+
+
+class Pairwise(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.score = nn.Bilinear(4, 3, 2)
+
+    def forward(self, a, b):
+        return torch.relu(self.score(a, b))
+
+
+def test_bilinear_scripts_and_traces_like_pytorch() -> None:
+    torch.manual_seed(0)
+    x1, x2 = torch.randn(2, 5, 4), torch.randn(2, 5, 3)
+    weight, bias = torch.randn(6, 4, 3), torch.randn(6)
+    scripted = frontend.script(bilinear)
+    torch.testing.assert_close(
+        torch.as_tensor(scripted(x1, x2, weight, bias)),
+        bilinear(x1, x2, weight, bias),
+        rtol=1e-5,
+        atol=1e-5,
+    )
+    model = Pairwise().eval()
+    with torch.no_grad():
+        expected = model(x1, x2)
+        for compiled in (frontend.script(model), frontend.trace(model, (x1, x2))):
+            torch.testing.assert_close(torch.as_tensor(compiled(x1, x2)), expected)
+    with pytest.raises(ValueError, match=re.escape("input1 size does not match weight size")):
+        scripted(x2, x2, weight, bias)
