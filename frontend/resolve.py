@@ -80,6 +80,7 @@ _TWIN_MODULES = {
     "torch.nn.functional": "frontend.torch.nn.functional",
     "torch._C._nn": "frontend.torch.nn.functional",  # F.scaled_dot_product_attention
     "torch": "frontend.torch",
+    "torch.functional": "frontend.torch",  # torch.unique (Python in PyTorch)
 }
 
 

@@ -54,6 +54,7 @@ from dialects.torch.ops import (
     special_functions,
     stacking,
     triangular,
+    unique,
     value_sized,
     variance,
     views,
@@ -112,6 +113,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *scaled_products.OPS,
     *patches.OPS,
     *value_sized.OPS,
+    *unique.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -73,6 +73,9 @@ from frontend.torch.recurrent import (  # noqa: E402
 from frontend.torch.reductions import FUNCTIONS as _REDUCTIONS  # noqa: E402
 
 globals().update({f.__name__: f for f in _REDUCTIONS})  # std_mean, allclose, ...: written with ops
+from frontend.torch.unique import FUNCTIONS as _UNIQUE  # noqa: E402
+
+globals().update({f.__name__: f for f in _UNIQUE})  # unique, unique_consecutive: with flags
 
 bool = DTYPES["bool"]  # noqa: A001
 float = float32  # noqa: A001

@@ -1,6 +1,7 @@
 """Results whose size depends on the values (x[mask], masked_select, nonzero, argwhere,
-torch.where(cond)) scripted and traced, against PyTorch: empty results, 0-d / 1-D / 3-D
-inputs, results used afterwards, one compiled program for every count, torch's errors."""
+torch.where(cond), unique, unique_consecutive) scripted and traced, against PyTorch: empty
+results, 0-d / 1-D / 3-D inputs, results used afterwards, one compiled program for every
+count, torch's errors."""
 
 from __future__ import annotations
 
@@ -60,6 +61,15 @@ def picked_rows(x):
     return x[rows].sum(1) + cols
 
 
+def unique_all(x):
+    return torch.unique(x, return_inverse=True, return_counts=True)
+
+
+def run_lengths(x):
+    values, counts = torch.unique_consecutive(x, return_counts=True)
+    return values * counts
+
+
 class Gate(torch.nn.Module):
     def forward(self, x) -> Any:
         kept = x[x.sum(1) > 0]
@@ -87,6 +97,7 @@ def assert_same(got: Any, expected: Any) -> None:
 
 
 X3 = rand(2, 3, 4)
+NAN = float("nan")
 CASES = [
     # (function, argument sets: some select nothing, one 0-d / 1-D / 3-D each)
     (positive, [(rand(6, 4),), (-torch.ones(3, 4),), (rand(5),), (X3,)]),
@@ -101,6 +112,9 @@ CASES = [
     (argwhere, [(torch.tensor([0.0, float("nan"), -1.0, 0.0]),)]),
     (where_rows_cols, [(rand(3, 4),), (-torch.ones(2, 2),)]),
     (picked_rows, [(rand(3, 4),), (-torch.ones(2, 2),)]),
+    (unique_all, [(torch.tensor([[3, 1, 2], [1, 3, 3]]),), (torch.tensor([], dtype=torch.long),)]),
+    (unique_all, [(torch.tensor([NAN, 1.0, 1.0, NAN, 0.5]),), (torch.tensor(4.0),)]),
+    (run_lengths, [(torch.tensor([1, 1, 2, 2, 3, 1]),), (torch.tensor([], dtype=torch.long),)]),
 ]
 
 
@@ -130,7 +144,9 @@ def test_module_method() -> None:
     assert_same(scripted(-torch.ones(2, 3)), gate(-torch.ones(2, 3)))
 
 
-@pytest.mark.parametrize("fn", [positive_sum, where_rows_cols, picked_rows, masked_select])
+@pytest.mark.parametrize(
+    "fn", [positive_sum, where_rows_cols, picked_rows, unique_all, masked_select]
+)
 def test_traced_matches_pytorch(fn: Any) -> None:
     example = (rand(3, 4), mask(3, 4)) if fn is masked_select else (rand(3, 4),)
     traced = frontend.trace(fn, example)
