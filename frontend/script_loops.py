@@ -299,7 +299,11 @@ class LoopsMixin:
         trip = self.range_length(node, lo, hi, step)
         if trip == 0:
             return
-        if isinstance(trip, int) and trip <= UNROLL_LIMIT and appends_to_a_list(node):
+        if (
+            isinstance(trip, int)
+            and trip <= UNROLL_LIMIT
+            and (appends_to_a_list(node) or prints(node))
+        ):
             for stmt in self.unrolled(node, list(range(lo, hi, step))):  # type: ignore[arg-type]
                 self.statement(stmt)
             return
@@ -488,7 +492,19 @@ def any_sizes(typ: Attribute) -> Attribute:
 
 
 UNROLL_LIMIT = 256
-"""A `for i in range(n)` with a constant n up to this that appends to a list unrolls."""
+"""A `for i in range(n)` with a constant n up to this that appends to a list or prints
+unrolls."""
+
+
+def prints(node: ast.For) -> bool:
+    """Whether the loop's body calls `print(...)` (which runs in Python between compiled parts
+    of the program, so only in an unrolled loop) and neither leaves it early nor `return`s."""
+    if leaves_early(node.body) or any(isinstance(n, ast.Return) for n in ast.walk(node)):
+        return False
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print"
+        for n in ast.walk(node)
+    )
 
 
 def appends_to_a_list(node: ast.For) -> bool:

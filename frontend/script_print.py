@@ -84,7 +84,8 @@ class PrintMixin:
                 node,
                 "print() inside `if` or a loop is not supported (it runs in Python between "
                 "compiled parts of the program)",
-                "print before or after the `if` or loop",
+                "print before or after the `if` or loop (a loop over range(<a number known "
+                "while scripting>) without break/continue unrolls, and may print)",
             )
         options = {k.arg: self.expr(k.value) for k in node.keywords}  # type: ignore[attr-defined]
         if set(options) - {"sep", "end"} or not all(isinstance(v, str) for v in options.values()):

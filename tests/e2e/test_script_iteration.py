@@ -216,3 +216,24 @@ def test_bilinear_scripts_and_traces_like_pytorch() -> None:
             torch.testing.assert_close(torch.as_tensor(compiled(x1, x2)), expected)
     with pytest.raises(ValueError, match=re.escape("input1 size does not match weight size")):
         scripted(x2, x2, weight, bias)
+
+
+# ---- print in a loop over a constant range (unrolled) ----
+
+
+def prints_each_step(x):
+    for i in range(3):
+        x = x * 2
+        print("step", i, x.sum())
+    for c in x.split([1, 1]):  # a count known while scripting: unrolled
+        print(f"piece {c.sum():.1f}")
+    return x
+
+
+def test_print_in_a_loop_over_a_constant_range(capsys) -> None:
+    x = torch.ones(2, 2)
+    out = frontend.script(prints_each_step)(x)
+    torch.testing.assert_close(torch.as_tensor(out), prints_each_step(x))
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 10  # the scripted run, then the eager one: alike
+    assert lines[:5] == lines[5:]
