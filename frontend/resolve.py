@@ -96,6 +96,15 @@ def frontend_twin(obj: Any) -> Any:
     return twin if is_python and hasattr(twin, "__code__") else None
 
 
+def tensor_method_twin(name: str) -> Any:
+    """frontend.torch's Python function that a script runs for the tensor method `name` (one
+    marked `__tsjit_scriptable__`: `x.unique(return_counts=True)`), else None."""
+    from frontend.torch.tensor import Tensor
+
+    method = getattr(Tensor, name, None)
+    return method if getattr(method, "__tsjit_scriptable__", False) else None
+
+
 def is_torch_function(obj: Any, name: str) -> bool:
     """`obj` is PyTorch's or frontend.torch's function `name` (`torch.einsum`, `torch.tensor`),
     which scripting handles itself rather than through an op."""

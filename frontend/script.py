@@ -38,6 +38,7 @@ from frontend.resolve import (
     is_torch_function,
     ops_for_method,
     ops_for_object,
+    tensor_method_twin,
 )
 from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_call_arguments import CallArgumentsMixin, dtype_source, python_keywords
@@ -526,6 +527,9 @@ class FunctionScripter(
             if special is not NOT_SPECIAL:
                 return special
         candidates = ops_for_method(name)
+        twin = tensor_method_twin(name) if kind_of(receiver) == "Tensor" else None
+        if not candidates and twin is not None:  # x.unique(...): frontend.torch's Python
+            return self.call_scripted(node, Callee(twin, name), [receiver, *args], kwargs)
         if not candidates:
             raise self.error(
                 node.func,

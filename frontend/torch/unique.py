@@ -4,7 +4,7 @@ with the ops `torch._unique2` / `aten.unique_consecutive` (`dialects/torch/ops/u
 A script of `torch.unique(...)` runs the function of the same name here (`frontend/resolve.py`
 `frontend_twin`), with the flags as constants, so the result is one tensor or a tuple as in
 PyTorch; a trace records the op. `x.unique(...)` / `x.unique_consecutive(...)` are these
-functions as methods (eager and traced; a script spells them `torch.unique(x, ...)`).
+functions as methods (a script runs them through `frontend/resolve.py` `tensor_method_twin`).
 """
 
 from __future__ import annotations
@@ -55,5 +55,6 @@ def unique_consecutive(
 
 FUNCTIONS = (unique, unique_consecutive)
 
-Tensor.unique = unique  # type: ignore[attr-defined]
-Tensor.unique_consecutive = unique_consecutive  # type: ignore[attr-defined]
+for _function in FUNCTIONS:  # also methods: x.unique(...) (eager, traced and scripted)
+    _function.__tsjit_scriptable__ = True  # type: ignore[attr-defined]
+    setattr(Tensor, _function.__name__, _function)

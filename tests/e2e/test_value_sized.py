@@ -66,7 +66,7 @@ def unique_all(x):
 
 
 def run_lengths(x):
-    values, counts = torch.unique_consecutive(x, return_counts=True)
+    values, counts = x.unique_consecutive(return_counts=True)
     return values * counts
 
 
