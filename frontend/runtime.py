@@ -131,6 +131,8 @@ def caller_kind(kinds: list[str | None]) -> str | None:
 def to_caller_kind(result: Any, kind: str | None) -> Any:
     if isinstance(result, tuple | list):
         return type(result)(to_caller_kind(r, kind) for r in result)
+    if isinstance(result, dict):
+        return {key: to_caller_kind(value, kind) for key, value in result.items()}
     if not isinstance(result, np.ndarray) or kind is None:
         return result
     if kind == TORCH:

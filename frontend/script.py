@@ -44,7 +44,7 @@ from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_call_arguments import CallArgumentsMixin, dtype_source, python_keywords
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
 from frontend.script_control import ControlFlowMixin, FunctionFrame
-from frontend.script_dicts import DictsMixin, ScriptDict
+from frontend.script_dicts import DictKeys, DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
 from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
 from frontend.script_iteration import IterationMixin, RunTimeSequence
@@ -176,17 +176,21 @@ class FunctionScripter(
     def build_function(self) -> ScriptedFunction:
         parameters = self.parameters()
         self.constants = {**self.default_constants(parameters), **self.constants}
-        runtime = [a for a in parameters if a.arg not in self.constants]
+        dicts = {n: c for n, c in self.constants.items() if isinstance(c, DictKeys)}
+        runtime = [a for a in parameters if a.arg not in self.constants or a.arg in dicts]
         arg_types = [self.argument_types(a) for a in runtime]
         block = Block(arg_types=[t for types, _ in arg_types for t in types])
         self.entry_block = block
         args = iter(block.args)
         for node, (types, is_tuple) in zip(runtime, arg_types):
             values = [next(args) for _ in types]
+            if node.arg in dicts:
+                self.env[node.arg] = self.dict_parameter(node.arg, dicts[node.arg], values)
+                continue
             for i, value in enumerate(values):
                 value.name_hint = f"{node.arg}.{i}" if is_tuple else node.arg
             self.env[node.arg] = tuple(values) if is_tuple else values[0]
-        self.env.update(self.constants)
+        self.env.update((n, c) for n, c in self.constants.items() if n not in dicts)
         self.builder = IRBuilder(block)
         leaf = self.block_list(self.node.body)
         if leaf is None:

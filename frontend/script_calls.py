@@ -27,6 +27,7 @@ from dialects.torch.types import ValueTensorType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
 from frontend.script_control import regroup_tuples
+from frontend.script_dicts import DictKeys
 
 if TYPE_CHECKING:
     from frontend.script_modules import ModuleValue
@@ -107,6 +108,8 @@ class CallsMixin:
                 constants[name] = value
             else:
                 operands[name] = passed
+                if isinstance(value, dict):
+                    constants[name] = DictKeys(tuple(value))
         types: dict[str, Attribute | list[Attribute]] = {
             n: _type_of(vs[0]) if _is_single(params[n]) else [_type_of(v) for v in vs]
             for n, vs in operands.items()
@@ -219,11 +222,24 @@ class CallsMixin:
             )
         if isinstance(value, SSAValue):
             return [value]
+        if isinstance(value, dict) and any(_holds_ir(v) for v in value.values()):
+            return [self.dict_item_value(node, name, key, v) for key, v in value.items()]
         if not isinstance(value, tuple | list) or not any(_holds_ir(v) for v in value):
             return None
         if isinstance(value, list):
             return [self.builder.materialize(value)]
         return [self.builder.materialize(v) for v in value]
+
+    def dict_item_value(self, node: ast.Call, name: str, key: Any, value: Value) -> SSAValue:
+        """One value of a dict passed to a callee: a tensor, number or list, not a tuple."""
+        if isinstance(value, tuple | dict):
+            what = type(value).__name__ if isinstance(value, tuple) else "dict"
+            raise self.error(
+                node,
+                f"argument `{name}`: the dict's value for {key!r} is a {what}; "
+                "a dict passed to a function may hold tensors, numbers and lists",
+            )
+        return self.builder.materialize(value)
 
     def bind_call(
         self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]
@@ -315,8 +331,9 @@ def _holds_ir(value: Value) -> bool:
 
 
 def _is_single(value: Value) -> bool:
-    """One operand (a value or a list); a tuple is passed as one operand per element."""
-    return not isinstance(value, tuple)
+    """One operand (a value or a list); a tuple or a dict is passed as one operand per
+    element."""
+    return not isinstance(value, tuple | dict)
 
 
 def _type_of(value: SSAValue) -> Attribute:

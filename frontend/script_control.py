@@ -29,6 +29,7 @@ from dialects.torch.ops.prim import (
 from dialects.torch.types import BoolType, NoneType
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
+from frontend.script_dicts import ScriptDict
 from lowering.torch_refine_types import join
 
 if TYPE_CHECKING:
@@ -69,8 +70,6 @@ class FunctionFrame:
         if node.value is None:
             raise s.error(node, "a scripted function must return a value")
         returned = s.expr(node.value)
-        if isinstance(returned, dict):
-            raise s.error(node.value, "a scripted function cannot return a dict", "return a tuple")
         if type(returned).__name__ == "GrownList":
             raise s.error(
                 node.value,
@@ -111,6 +110,18 @@ class ListShape(tuple):  # type: ignore[type-arg]
     """The structure of a returned Python list (a tuple of its items' structures)."""
 
 
+@dataclass(frozen=True)
+class DictShape:
+    """The structure of a returned dict: its keys (in insertion order) and the structures of
+    their values; the caller gets a dict back."""
+
+    keys: tuple[Any, ...]
+    items: tuple[Any, ...]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
 NONE_ITEM = "None"
 """The structure of a `None` inside a returned tuple or list (`return output, None`): no
 function result, the caller gets None back."""
@@ -123,6 +134,10 @@ def is_none(value: Value) -> bool:
 def flatten_tuples(value: Value) -> tuple[list[Value], Any]:
     """A value's leaves and its tuple structure: None for a leaf, else a tuple of structures
     (a `ListShape` for a list: `return [a, b]` gives the caller a list)."""
+    if isinstance(value, dict):
+        flat = [flatten_tuples(item) for item in value.values()]
+        leaves_of_items = [leaf for sub, _ in flat for leaf in sub]
+        return leaves_of_items, DictShape(tuple(value), tuple(shape for _, shape in flat))
     if not isinstance(value, tuple | list):
         return [value], None
     leaves: list[Value] = []
@@ -148,6 +163,8 @@ def regroup_tuples(values: list[Any], structure: Any) -> Any:
     def build(shape: Any) -> Any:
         if shape is None:
             return next(it)
+        if isinstance(shape, DictShape):
+            return ScriptDict((key, build(s)) for key, s in zip(shape.keys, shape.items))
         if shape == NONE_ITEM:
             return None
         items = [build(s) for s in shape]

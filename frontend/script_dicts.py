@@ -1,16 +1,19 @@
 """Dicts in scripted code, known while scripting like tuples and lists: `{"a": x, "b": y}`
 with keys known then (strings, ints, bools), `d["a"]`, `d["c"] = v` (in the block that made
 the dict), `d.get(k, default)`, `len(d)`, `k in d`, and loops over `d`, `d.keys()`,
-`d.values()` and `d.items()`, which unroll in insertion order. A dict cannot be returned or
-passed to a compiled callee (a located error).
+`d.values()` and `d.items()`, which unroll in insertion order. A function may return a dict
+(its values are results; the caller gets a dict with the same keys) and pass one to a
+function it calls (its values are arguments, its keys part of the callee's specialization).
 """
 
 from __future__ import annotations
 
 import ast
+import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from xdsl.ir import Block
+from xdsl.ir import Block, SSAValue
 
 from frontend.builder import IRBuilder, Value, kind_of
 from frontend.errors import ScriptError
@@ -22,16 +25,33 @@ class ScriptDict(dict):  # type: ignore[type-arg]
     """A dict of values built while scripting (its keys are Python constants)."""
 
 
+@dataclass(frozen=True)
+class DictKeys:
+    """A callee's dict parameter: the keys of the dict the call passes, whose values arrive
+    as one function argument each (`%d.a`, `%d.b`) and become a `ScriptDict` again."""
+
+    keys: tuple[Any, ...]
+
+
 class DictsMixin:
     """`FunctionScripter`'s dicts."""
 
     if TYPE_CHECKING:
         builder: IRBuilder
         dict_blocks: dict[int, Block]
+        entry_block: Block
 
         def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
         def expr(self, node: ast.expr) -> Value: ...
         def new_list(self, items: list[Value]) -> list[Value]: ...
+
+    def dict_parameter(self, name: str, keys: DictKeys, values: list[SSAValue]) -> ScriptDict:
+        """The dict a callee's parameter `name` holds: one function argument per key."""
+        for key, value in zip(keys.keys, values):
+            value.name_hint = name + "." + re.sub(r"\W", "_", str(key))
+        result = ScriptDict(zip(keys.keys, values))
+        self.dict_blocks[id(result)] = self.entry_block
+        return result
 
     def expr_Dict(self, node: ast.Dict) -> Value:  # noqa: N802
         result = ScriptDict()

@@ -27,7 +27,7 @@ from xdsl.parser import Parser
 from frontend.errors import LoadError
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule
-from frontend.script_control import ListShape
+from frontend.script_control import NONE_ITEM, DictShape, ListShape
 from frontend.script_modules import resolve_path, tensor_array
 
 FORMAT = "tsjit"
@@ -122,6 +122,12 @@ def _is_custom(name: str) -> bool:
 def _structure_to_json(structure: Any) -> Any:
     if structure is None:
         return None
+    if structure == NONE_ITEM:
+        return {"none": True}
+    if isinstance(structure, DictShape):
+        return {
+            "dict": [[k, _structure_to_json(s)] for k, s in zip(structure.keys, structure.items)]
+        }
     items = [_structure_to_json(s) for s in structure]
     return {"list": items} if isinstance(structure, ListShape) else items
 
@@ -131,6 +137,14 @@ def _structure_from_json(data: Any) -> Any:
         return None
     if isinstance(data, dict) and set(data) == {"list"} and isinstance(data["list"], list):
         return ListShape(_structure_from_json(d) for d in data["list"])
+    if data == {"none": True}:
+        return NONE_ITEM
+    if isinstance(data, dict) and set(data) == {"dict"} and isinstance(data["dict"], list):
+        pairs = [pair for pair in data["dict"] if isinstance(pair, list) and len(pair) == 2]
+        if len(pairs) != len(data["dict"]):
+            raise LoadError(f"manifest: bad result structure {data!r}")
+        keys = tuple(key for key, _ in pairs)
+        return DictShape(keys, tuple(_structure_from_json(s) for _, s in pairs))
     if not isinstance(data, list):
         raise LoadError(f"manifest: bad result structure {data!r}")
     return tuple(_structure_from_json(d) for d in data)
