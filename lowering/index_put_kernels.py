@@ -1,10 +1,11 @@
-"""The numba kernel of `index_put` (`y[idx] = v`): a serial loop over the written values.
+"""The numba kernels of `index_put` (`y[idx] = v`) and `masked_scatter` (`y[mask] = v` with
+one value per masked element): serial loops over the written values.
 
 Writing at data-dependent positions has no parallel `linalg` form that stays linear in the
 sizes (a generic over the result would scan every index for every element), and a repeated
 index with `accumulate` must add each value. `lowering/torch_to_linalg/index_put.py` computes
-the flat offsets in linalg and calls this kernel (registered as `tsjit.index_put`) through the
-destination-passing calls of `lowering/kernel_calls.py`.
+the flat offsets in linalg and calls this kernel (registered as `tsjit.index_put`; the other
+is `tsjit.masked_scatter`) through the destination-passing calls of `lowering/kernel_calls.py`.
 
 **Contract** `index_put_kernel(x, values, offsets, kept, outer, count, inner, single,
 accumulate, out)`:
@@ -61,12 +62,44 @@ def index_put_kernel(x, values, offsets, kept, outer, count, inner, single, accu
                     written[at] = value
 
 
+@jit
+def masked_scatter_kernel(x, mask, source, exact, accumulate, out):  # type: ignore[no-untyped-def]
+    """`out` = `x` with its elements where `mask` (x's shape, any layout) is set replaced by
+    (or, with `accumulate` = 1, added) the elements of `source` in order (row-major, both).
+    Too few source elements (or, with `exact` = 1, not exactly one per masked element:
+    `y[mask] = v`) raise ValueError."""
+    written = out.reshape(out.size)
+    written[:] = _flat(x)
+    chosen = _flat(mask)
+    values = _flat(source)
+    count = 0
+    for i in range(chosen.size):
+        if chosen[i]:
+            count += 1
+    if exact and count != values.size:
+        raise ValueError(
+            "shape mismatch: x[mask] = v needs one value of v for every element of the mask that "
+            "is set"
+        )
+    if count > values.size:
+        raise ValueError("masked_scatter: the source has fewer elements than the mask has ones")
+    j = 0
+    for i in range(chosen.size):
+        if chosen[i]:
+            written[i] = written[i] + values[j] if accumulate else values[j]
+            j += 1
+
+
+KERNELS = {"tsjit.index_put": index_put_kernel, "tsjit.masked_scatter": masked_scatter_kernel}
+
+
 def register_index_put_kernel() -> None:
-    """Register `tsjit.index_put` with `lowering.custom_kernels` (once per process)."""
-    try:
-        register_kernel("tsjit.index_put", index_put_kernel)
-    except ValueError:  # registered already
-        return
+    """Register the kernels above with `lowering.custom_kernels` (once per process)."""
+    for name, kernel in KERNELS.items():
+        try:
+            register_kernel(name, kernel)
+        except ValueError:  # registered already
+            continue
 
 
 register_index_put_kernel()

@@ -1,4 +1,6 @@
-"""Lowers `aten.index_put` (`y[idx] = v`) to offsets computed in linalg and one kernel call.
+"""Lowers `aten.index_put` (`y[idx] = v`) to offsets computed in linalg and one kernel call,
+and `aten.masked_scatter` (also `y[mask] = v` with one value per masked element) to a call of
+the masked_scatter kernel with the mask broadcast to self's shape.
 
 For `self` of shape S with index tensors at dims D (broadcast to shape B) and the other dims
 K kept whole, the indexed shape is `S[K[:p]] + B + S[K[p:]]` (p: D's first dim when D is
@@ -20,10 +22,10 @@ so the cost is linear in `self` and the values; repeated indices add under `accu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType, i1, i64
+from xdsl.dialects import arith, func, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType, i1, i64
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
@@ -32,11 +34,22 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 import lowering.index_put_kernels  # noqa: F401  (registers the kernel)
 from dialects.torch.meta import broadcast_shapes
 from dialects.torch.op_base import arg_value
-from dialects.torch.ops.index_put import AtenIndexPutOp, adjacent
+from dialects.torch.ops.index_put import (
+    AtenIndexPutOp,
+    AtenMaskedScatterOp,
+    adjacent,
+    per_masked_element,
+)
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN, NoneType
 from lowering.kernel_calls import declare_kernel
-from lowering.torch_to_linalg.copies import dim_size, empty_with_sizes, index_const, list_elements
+from lowering.torch_to_linalg.copies import (
+    delinearize,
+    dim_size,
+    empty_with_sizes,
+    index_const,
+    list_elements,
+)
 from lowering.torch_to_linalg.indexing import index_reader
 from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import (
@@ -60,6 +73,14 @@ def _product(rewriter: PatternRewriter, sizes: Sequence[SSAValue]) -> SSAValue:
     return build_scalars(rewriter, build)
 
 
+def _constant(size: SSAValue) -> int | None:
+    """The value of an `index` size when it is an `arith.constant`."""
+    owner = size.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
 def _tensor_type(element: Attribute, shape: Sequence[int]) -> TensorType:
     return TensorType(element, [DYNAMIC_INDEX if n == DYN else n for n in shape])
 
@@ -69,18 +90,27 @@ def _as_i64(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
 
 
 def _generate(
-    rewriter: PatternRewriter, shape: Sequence[int], sizes: Sequence[SSAValue], body: object
+    rewriter: PatternRewriter,
+    sizes: Sequence[SSAValue],
+    body: Callable[[ScalarBuilder, list[SSAValue]], SSAValue],
+    element: Attribute = i64,
 ) -> SSAValue:
-    """An i64 tensor of `shape` (dynamic dims from `sizes`) whose element at the loop
-    indices is `body(b, loop)`."""
-    rank = len(shape)
-    init = empty_with_sizes(rewriter, _tensor_type(i64, shape), sizes)
+    """A 1-D tensor of `prod(sizes)` elements, in row-major order of a tensor of `sizes`: the
+    element at indices `loop` is `body(b, loop)` (1-D, so that the kernel is compiled once
+    per dtype, not per rank)."""
+    count = _product(rewriter, sizes)
+    static = [_constant(s) for s in sizes]
+    known = all(n is not None for n in static)
+    total = 1
+    for n in static:
+        total *= n or 1
+    init = empty_with_sizes(rewriter, _tensor_type(element, [total if known else DYN]), [count])
 
-    def element(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
-        loop = [b.emit(IndexOp(d)) for d in range(rank)]
-        return [body(b, loop)]  # type: ignore[operator]
+    def at(b: ScalarBuilder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        loop = delinearize(b, b.emit(IndexOp(0)), sizes) if sizes else []
+        return [body(b, loop)]
 
-    generic = build_generic([], [init], [AffineMap.identity(rank)], [PARALLEL] * rank, element)
+    generic = build_generic([], [init], [AffineMap.identity(1)], [PARALLEL], at)
     rewriter.insert(generic)
     return generic.results[0]
 
@@ -107,7 +137,6 @@ class ConvertIndexPutOp(RewritePattern):
         at = dims[0] if adjacent(dims) else 0
         kept_offsets = _generate(
             rewriter,
-            [shape[d] for d in kept],
             [sizes[d] for d in kept],
             lambda b, loop: b.index_cast(_dot(b, loop, [strides[d] for d in kept]), i64),
         )
@@ -118,8 +147,7 @@ class ConvertIndexPutOp(RewritePattern):
             *(sizes[d] for d in kept[at:]),
         ]
         single = all(n == 1 for n in static_shape(values.type))
-        if not single and (list(static_shape(values.type)) != target_shape or DYN in target_shape):
-            values = _broadcast(rewriter, values, target_shape, target_sizes, source.type)
+        values = _flat_values(rewriter, values, single, target_shape, target_sizes)
 
         scalars = [
             _as_i64(rewriter, _product(rewriter, [sizes[d] for d in kept[:at]])),
@@ -151,6 +179,11 @@ def _masked_write(
     source, values = op.self_, op.values
     shape = static_shape(source.type)
     rank, mask_rank = len(shape), len(static_shape(mask.type))
+    if per_masked_element(shape, d, mask_rank, static_shape(values.type)):
+        mask_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(d + k) for k in range(mask_rank)))
+        full_mask = _expanded(rewriter, mask, mask_map, source)
+        flags = [_i64_const(rewriter, 1), _accumulate_flag(rewriter, op.accumulate)]
+        return _masked_scatter_call(rewriter, op, source, full_mask, values, flags)
     accumulate = arg_value(op.accumulate)
     value_shape = static_shape(values.type)
     target = [*shape[:d], 1, *shape[d + mask_rank :]]
@@ -188,6 +221,61 @@ def _masked_write(
     generic = build_generic(inputs, [init], maps, [PARALLEL] * rank, body)
     rewriter.insert(generic)
     return generic.results[0]
+
+
+def _expanded(
+    rewriter: PatternRewriter, mask: SSAValue, mask_map: AffineMap, like: SSAValue
+) -> SSAValue:
+    """`mask` read through `mask_map` into a new bool tensor of `like`'s shape (`mask` itself
+    when it already has that static shape)."""
+    shape = static_shape(like.type)
+    if static_shape(mask.type) == shape and DYN not in shape:
+        return mask
+    rank = len(shape)
+    sizes = [dim_size(rewriter, like, k) for k in range(rank)]
+    init = empty_with_sizes(rewriter, _tensor_type(i1, shape), sizes)
+    generic = build_generic(
+        [mask], [init], [mask_map, AffineMap.identity(rank)], [PARALLEL] * rank,
+        lambda b, args: [args[0]],
+    )  # fmt: skip
+    rewriter.insert(generic)
+    return generic.results[0]
+
+
+def _masked_scatter_call(
+    rewriter: PatternRewriter,
+    op: AtenIndexPutOp | AtenMaskedScatterOp,
+    source: SSAValue,
+    mask: SSAValue,
+    values: SSAValue,
+    flags: Sequence[SSAValue],
+) -> SSAValue:
+    """A call of `tsjit.masked_scatter` (flags: exact, accumulate as i64)."""
+    result_type = tensor_type_of(op)
+    sizes = [dim_size(rewriter, source, k) for k in range(len(static_shape(source.type)))]
+    out = empty_with_sizes(rewriter, result_type, sizes)
+    operands = [source, mask, values, *flags, out]
+    symbol = declare_kernel(op, "tsjit.masked_scatter", [v.type for v in operands], [result_type])
+    call = func.CallOp(symbol, operands, [result_type])
+    rewriter.insert(call)
+    return call.res[0]
+
+
+def _i64_const(rewriter: PatternRewriter, value: int) -> SSAValue:
+    return build_scalars(rewriter, lambda b: b.const(value, i64))
+
+
+class ConvertMaskedScatterOp(RewritePattern):
+    """`x.masked_scatter(mask, source)`: the mask broadcast to x's shape, then the kernel."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenMaskedScatterOp, rewriter: PatternRewriter) -> None:
+        source, mask = op.self_, op.mask
+        shape = static_shape(source.type)
+        full_mask = _expanded(rewriter, mask, broadcast_map(static_shape(mask.type), shape), source)
+        flags = [_i64_const(rewriter, 0), _i64_const(rewriter, 0)]
+        result = _masked_scatter_call(rewriter, op, source, full_mask, op.source, flags)
+        rewriter.replace(op, [], [result])
 
 
 def _element_of(value: SSAValue) -> Attribute:
@@ -256,27 +344,34 @@ def _offsets(
             total = b.add(total, b.mul(wrapped, strides[d]))
         return b.select(valid, b.index_cast(total, i64), b.const(-1, i64))
 
-    return _generate(rewriter, broadcast, broadcast_sizes, offset)
+    return _generate(rewriter, broadcast_sizes, offset)
 
 
-def _broadcast(
+def _flat_values(
     rewriter: PatternRewriter,
     values: SSAValue,
+    single: bool,
     shape: Sequence[int],
     sizes: Sequence[SSAValue],
-    like: object,
 ) -> SSAValue:
-    """`values` expanded to `shape` in a new contiguous tensor."""
-    assert isinstance(like, TensorType) and isinstance(values.type, TensorType)
-    rank = len(shape)
-    init = empty_with_sizes(rewriter, _tensor_type(like.element_type, shape), sizes)
+    """`values` broadcast to the indexed `shape` as a 1-D tensor in row-major order (its one
+    element, read before the loops, when it has one)."""
+    element = _element_of(values)
+    if single:
+        rank = len(static_shape(values.type))
+        value = build_scalars(
+            rewriter,
+            lambda b: b.emit(tensor.ExtractOp(values, [b.const(0, IndexType())] * rank, element)),
+        )
+        return _generate(rewriter, [], lambda b, loop: value, element)
     value_map = broadcast_map(static_shape(values.type), shape)
-    generic = build_generic(
-        [values], [init], [value_map, AffineMap.identity(rank)], [PARALLEL] * rank,
-        lambda b, args: [args[0]],
-    )  # fmt: skip
-    rewriter.insert(generic)
-    return generic.results[0]
+
+    def read(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
+        zero = b.const(0, IndexType())
+        at = [loop[e.position] if isinstance(e, AffineDimExpr) else zero for e in value_map.results]
+        return b.emit(tensor.ExtractOp(values, at, element))
+
+    return _generate(rewriter, sizes, read, element)
 
 
-PATTERNS: tuple[RewritePattern, ...] = (ConvertIndexPutOp(),)
+PATTERNS: tuple[RewritePattern, ...] = (ConvertIndexPutOp(), ConvertMaskedScatterOp())

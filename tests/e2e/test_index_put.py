@@ -90,6 +90,23 @@ def test_scripted_assignment_matches_pytorch(program) -> None:
         np.testing.assert_allclose(np.asarray(actual), expected.numpy(), rtol=1e-6, atol=1e-6)
 
 
+def one_value_per_masked_element(x, mask, v):
+    y = x.clone()
+    y[mask] = v  # v: [mask.sum(), 4]
+    y.masked_scatter_(y > 0.5, torch.arange(24.0))
+    return y
+
+
+def test_one_value_per_masked_element_matches_pytorch() -> None:
+    scripted = frontend.script(one_value_per_masked_element)
+    for mask in (X[:, 0] > 0, X[:, 1] > 0):  # 1 and 2 rows
+        args = (X, mask, V[: int(mask.sum())])
+        expected = one_value_per_masked_element(*args)
+        np.testing.assert_allclose(np.asarray(scripted(*args)), expected.numpy(), rtol=1e-6)
+    with pytest.raises(ValueError, match="one value of v for every element of the mask"):
+        scripted(X, X[:, 0] > -10, V)
+
+
 def test_an_index_out_of_range_is_an_index_error() -> None:
     with pytest.raises(IndexError, match="out of range"):
         frontend.script(rows)(X, torch.tensor([0, 6, 1]), V)
@@ -106,21 +123,21 @@ def into_an_argument(x, idx, v):
     return x
 
 
-def values_per_masked_element(x, idx, v):
+def values_of_another_shape(x, idx, v):
     y = x.clone()
-    y[x > 0] = v.flatten()
+    y[x[:, 0] > 0] = v[:, :2]
     return y
 
 
 def test_refusals_are_located() -> None:
-    with pytest.raises(ScriptError, match=r"must be long, int, byte or bool(.|\n)*line 100"):
+    with pytest.raises(ScriptError, match=r"must be long, int, byte or bool(.|\n)*line 117"):
         frontend.script(float_index)
     with pytest.raises(ScriptError, match="assignment into the argument `x`"):
         frontend.script(into_an_argument)
     with pytest.raises(ValueError, match=r"shape mismatch: value tensor of shape \[2, 4\]"):
         frontend.script(rows)(X, IDX, V[:2])
-    with pytest.raises(ValueError, match=r"a value per masked element(.|\n)*line 111"):
-        frontend.script(values_per_masked_element)(X, IDX, V)
+    with pytest.raises(ValueError, match=r"v must broadcast to \[1, 4\](.|\n)*line 128"):
+        frontend.script(values_of_another_shape)(X, IDX, V)
 
 
 # ---- traced ----

@@ -1,5 +1,5 @@
 """Writing values at the positions of index tensors: `torch.index_put` (`y[idx] = v`,
-`y[:, i, j] = v`, `y.index_put_((idx,), v, accumulate=True)`; lowered in
+`y[:, i, j] = v`, `y.index_put_((idx,), v, accumulate=True)`) and `masked_scatter` (lowered in
 `lowering/torch_to_linalg/index_put.py`).
 
 `indices` holds one entry per leading dim of `self`: an int64 / int32 index tensor, or None
@@ -11,9 +11,10 @@ replaces the indexed dims where those are adjacent, else B comes first:
 `y[:, i, j]` of a [2, 3, 4, 5] tensor with i, j of shape [7] is [2, 7, 5]; `y[i, :, j]` is
 [7, 3, 5]. Negative indices count from the end; an index out of range is an IndexError (also
 in compiled code). One boolean mask may be the only index tensor (`y[mask] = v`): it covers
-the dims from its own on, and `v` must broadcast to `x.shape[:d] + [1] + rest` (the same
-values at every masked position; a different value per masked element, masked_scatter's
-layout, is refused: how many there are depends on the mask). Without `accumulate` the
+the dims from its own on, and `v` either broadcasts to `x.shape[:d] + [1] + rest` (the same
+values at every masked position) or is `x.shape[:d] + [k] + rest`, one value per masked
+element (k is checked against the mask's count at run time, as masked_scatter writes them).
+Without `accumulate` the
 element written last (in row-major order of the indexed shape) wins where indices repeat
 (PyTorch leaves that unspecified); with it, every write adds.
 """
@@ -81,6 +82,18 @@ def _check_indices(x: TensorMeta, indices: Any) -> list[TensorMeta]:
     return tensors
 
 
+def per_masked_element(
+    shape: tuple[int, ...], d: int, mask_rank: int, values: tuple[int, ...]
+) -> bool:
+    """Whether `values` holds one value per masked element in `x[mask] = v` (mask at dim d of
+    an x of `shape`): `x.shape[:d] + [k] + rest` with k not 1 (k must be the mask's count)."""
+    rest = shape[d + mask_rank :]
+    if len(values) != d + 1 + len(rest) or values[d] == 1:
+        return False
+    around = (*values[:d], *values[d + 1 :])
+    return all(DYN in (v, n) or v == n for v, n in zip(around, (*shape[:d], *rest)))
+
+
 def _check_mask(x: TensorMeta, indices: list[Any], values: TensorMeta) -> None:
     """`x[mask] = v` (mask at dim d): the mask has x's sizes from d on, and `v` one value for
     every masked element (it broadcasts to x's dims around the mask's)."""
@@ -101,12 +114,13 @@ def _check_mask(x: TensorMeta, indices: list[Any], values: TensorMeta) -> None:
             )
     rest = x.shape[d + len(mask.shape) :]
     target = (*x.shape[:d], 1, *rest)
+    if per_masked_element(x.shape, d, len(mask.shape), values.shape):
+        return
     if not _fits(values.shape, target):
         raise ShapeError(
-            f"index_put(): x[mask] = v with v of shape {_shape_text(values.shape)} (a value "
-            "per masked element) is not supported: v must broadcast to "
-            f"{_shape_text(target)} (the same values at every masked position), or use "
-            "torch.where(mask, v, x)"
+            f"index_put(): x[mask] = v with v of shape {_shape_text(values.shape)}: v must "
+            f"broadcast to {_shape_text(target)} (the same values at every masked position) "
+            "or have one value per masked element"
         )
 
 
@@ -202,4 +216,56 @@ class AtenIndexPutOp(TorchOp):
         return out
 
 
-OPS = (AtenIndexPutOp,)
+@torch_op
+class AtenMaskedScatterOp(TorchOp):
+    """`x.masked_scatter(mask, source)`: x with the elements where `mask` (broadcast to x's
+    shape) is set taken from `source`, in row-major order; `source` needs at least as many
+    elements as the mask has ones (checked at run time)."""
+
+    name = "torch.aten.masked_scatter"
+    SCHEMA = "aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor"
+    PY_NAMES = ("torch.masked_scatter", "Tensor.masked_scatter")
+    IN_PLACE = True  # `x.masked_scatter_(...)`: the result written back
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((3, 4), "bool"), Tn((13,))),
+        Sample(Tn((2, 3), "int64"), Tn((3,), "bool"), Tn((2, 4), "int64")),
+    )
+    self_ = operand_def(ValueTensorType)
+    mask = operand_def(ValueTensorType)
+    source = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, mask, source = args
+        if mask.dtype is not None and not mask.dtype.is_bool:
+            raise TypeError(
+                f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                f"{mask.dtype.name}"
+            )
+        if x.dtype is not None and source.dtype is not None and x.dtype != source.dtype:
+            raise TypeError(
+                f"masked_scatter: expected self and source to have same dtypes but got "
+                f"{x.dtype.name} and {source.dtype.name}"
+            )
+        known = x.shape is not None and mask.shape is not None
+        if known and not _fits(mask.shape, x.shape):
+            raise ShapeError(
+                f"masked_scatter: the mask of shape {_shape_text(mask.shape)} must broadcast "
+                f"to self's shape {_shape_text(x.shape)}"
+            )
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, mask: Any, source: Any) -> Any:
+        out = np.array(x, copy=True)
+        chosen = np.broadcast_to(np.asarray(mask, dtype=bool), out.shape)
+        count = int(chosen.sum())
+        values = np.asarray(source).reshape(-1)
+        if count > values.size:
+            raise ValueError("Number of elements of source < number of ones in mask")
+        out[chosen] = values[:count]
+        return out
+
+
+OPS = (AtenIndexPutOp, AtenMaskedScatterOp)
