@@ -16,6 +16,7 @@ PASSES: dict[str, str] = {
     "torch-unroll-loops": "lowering.torch_passes:TorchUnrollLoopsPass",
     "torch-decompose": "lowering.torch_passes:TorchDecomposePass",
     "torch-fold-conv-bn": "lowering.torch_passes:TorchFoldConvBatchNormPass",
+    "torch-check-value-sized": "lowering.torch_passes:TorchCheckValueSizedPass",
     "convert-torch-to-linalg": "lowering.torch_to_linalg:ConvertTorchToLinalgPass",
     "linalg-fuse-elementwise": "lowering.linalg_fuse_elementwise:LinalgFuseElementwisePass",
     "linalg-hoist-row-contractions": (

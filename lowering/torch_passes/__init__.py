@@ -5,6 +5,8 @@
 - `torch-dce` (`dce.py`): dead ops, unused `prim.If` results and loop-carried values.
 - `torch-unroll-loops` (`unroll_loops.py`): `prim.Loop`s with a small constant trip count.
 - `torch-decompose` (`decompose.py`): composite ops into the core set via `decompose` hooks.
+- `torch-check-value-sized` (`check_value_sized.py`): run-time checks where a dim sized by
+  the values (`nonzero`, `x[mask]`) meets another operand's dim in an elementwise op.
 - `torch-fold-conv-bn` (`fold_conv_batch_norm.py`): conv2d + inference batch_norm with
   constant weights into one conv2d (run by `frontend.freeze`, not in the default pipeline).
 CSE is xDSL's `cse`: torch ops are Pure and it already scopes through `prim` regions.
@@ -16,6 +18,7 @@ from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from lowering.torch_passes.canonicalize import TorchCanonicalizePass
+from lowering.torch_passes.check_value_sized import TorchCheckValueSizedPass
 from lowering.torch_passes.dce import TorchDeadCodeEliminationPass
 from lowering.torch_passes.decompose import TorchDecomposePass
 from lowering.torch_passes.fold_conv_batch_norm import TorchFoldConvBatchNormPass
@@ -23,6 +26,7 @@ from lowering.torch_passes.unroll_loops import TorchUnrollLoopsPass
 
 __all__ = [
     "TorchCanonicalizePass",
+    "TorchCheckValueSizedPass",
     "TorchDeadCodeEliminationPass",
     "TorchDecomposePass",
     "TorchFoldConvBatchNormPass",
@@ -32,7 +36,8 @@ __all__ = [
 
 
 def torch_optimization_passes() -> list[ModulePass]:
-    """The torch-opt stage after type refinement: fold, unroll, fold again, decompose, clean up."""
+    """The torch-opt stage after type refinement: fold, unroll, fold again, decompose, clean up,
+    then check the dims sized by the values where they meet others."""
     return [
         TorchCanonicalizePass(),
         TorchUnrollLoopsPass(),
@@ -40,4 +45,5 @@ def torch_optimization_passes() -> list[ModulePass]:
         TorchDecomposePass(),
         CommonSubexpressionElimination(),
         TorchDeadCodeEliminationPass(),
+        TorchCheckValueSizedPass(),
     ]

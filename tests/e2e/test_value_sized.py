@@ -173,3 +173,17 @@ def test_masked_select_needs_a_bool_mask() -> None:
     scripted = frontend.script(masked_select)
     with pytest.raises(TypeError, match="masked_select: expected BoolTensor for mask"):
         scripted(rand(3), torch.ones(3))
+
+
+def masked_plus(x, m, y):
+    return x[m] + y
+
+
+def test_value_sized_dim_meeting_another_size() -> None:
+    scripted = frontend.script(masked_plus)
+    x, y = rand(4), rand(2)
+    two = torch.tensor([True, False, True, False])
+    assert_same(scripted(x, two, y), masked_plus(x, two, y))
+    for m in (torch.tensor([True, False, False, False]), torch.tensor([True, True, True, False])):
+        with pytest.raises(RuntimeError, match="The size of tensor a must match the size"):
+            scripted(x, m, y)  # torch broadcasts a count of 1; the compiled code raises

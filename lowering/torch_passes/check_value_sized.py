@@ -1,0 +1,126 @@
+"""Run-time checks where a dim sized by the values meets another dim (`torch-check-value-sized`).
+
+A dim whose size depends on the values (`torch.aten.nonzero`'s count, and everything built on
+it: `x[mask]`, `masked_select`, `unique`) stays `?` for every argument shape, so the shape
+guard (`frontend/shape_guard.py`) cannot check it before the call. The compiled code of an
+elementwise op assumes, as for every `?` dim, that its operands' sizes agree (and that a `?`
+is not a broadcast 1): `x[m] + y` with `y` of another size than `m.sum()` would read out of
+bounds. This pass makes such a program raise torch's RuntimeError instead.
+
+**Expects:** `func.func`s in the torch dialect, typed and decomposed (the end of `torch-opt`).
+**Produces:** in each function that computes `torch.aten.nonzero`, before every elementwise op
+with two or more tensor operands, for each result dim that a `?` operand dim shares with
+another operand dim (`?` or a static size above 1): `size.int` of both, `ne.int`, and a
+`torch.prim.If` that raises RuntimeError when they differ. Other functions are unchanged.
+```mlir
+%a = torch.aten.size.int %x, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+%b = torch.aten.size.int %y, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+%differ = torch.aten.ne.int %a, %b : !torch.int, !torch.int -> !torch.bool
+torch.prim.If %differ -> () {
+  torch.prim.RaiseException "RuntimeError" "The size of tensor a must match ..."
+  torch.prim.If.yield
+} else {
+  torch.prim.If.yield
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects.torch.families import ElementwiseOp
+from dialects.torch.ops.data_movement import AtenSizeIntOp
+from dialects.torch.ops.prim import (
+    ConstantIntOp,
+    PrimIfOp,
+    PrimIfYieldOp,
+    PrimRaiseExceptionOp,
+)
+from dialects.torch.ops.scalar import AtenNeIntOp
+from dialects.torch.ops.value_sized import AtenNonzeroOp
+from dialects.torch.types import DYN, ValueTensorType
+
+MESSAGE = (
+    "The size of tensor a must match the size of tensor b at non-singleton dimension {dim} "
+    "(a size that depends on the values, which does not broadcast from 1)"
+)
+
+Size = SSAValue | int  # an operand dim's size: read at run time, or static
+
+
+@dataclass(frozen=True)
+class TorchCheckValueSizedPass(ModulePass):
+    """Raise instead of reading out of bounds where a value-sized dim meets another dim."""
+
+    name = "torch-check-value-sized"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in op.ops:
+            if not isinstance(function, func.FuncOp):
+                continue
+            if not any(isinstance(o, AtenNonzeroOp) for o in function.walk()):
+                continue
+            for elementwise in [o for o in function.walk() if isinstance(o, ElementwiseOp)]:
+                check_operand_sizes(elementwise)
+
+
+def check_operand_sizes(op: Operation) -> None:
+    """Insert the checks of `op`'s shared dims before it (see the module docstring)."""
+    shapes = [
+        (v, v.type.sizes)
+        for v in op.operands
+        if isinstance(v.type, ValueTensorType) and v.type.sizes
+    ]
+    if len(shapes) < 2:
+        return
+    rank = max(len(sizes) for _, sizes in shapes)
+    for axis in range(rank):
+        dims = [
+            (value, len(sizes) - rank + axis, sizes[len(sizes) - rank + axis])
+            for value, sizes in shapes
+            if len(sizes) - rank + axis >= 0
+        ]
+        dynamic = [(v, d) for v, d, size in dims if size == DYN]
+        static = [size for _, _, size in dims if size not in (DYN, 1)]
+        if not dynamic or len(dynamic) + len(static) < 2:
+            continue
+        reference: tuple[SSAValue, int] | int = static[0] if static else dynamic[0]
+        for value, dim in dynamic:
+            if reference != (value, dim):
+                _insert_check(op, (value, dim), reference, axis)
+
+
+def _insert_check(
+    op: Operation, dim: tuple[SSAValue, int], reference: tuple[SSAValue, int] | int, axis: int
+) -> None:
+    ops: list[Operation] = []
+
+    def size_of(source: tuple[SSAValue, int] | int) -> SSAValue:
+        if isinstance(source, int):
+            constant = ConstantIntOp(source)
+            ops.append(constant)
+            return constant.result
+        value, index = source
+        position = ConstantIntOp(index)
+        read = AtenSizeIntOp.build([value, position.result])
+        ops.extend([position, read])
+        return read.results[0]
+
+    differ = AtenNeIntOp.build([size_of(dim), size_of(reference)])
+    raising = Block()
+    raising.add_ops([PrimRaiseExceptionOp("RuntimeError", MESSAGE.format(dim=axis)),
+                     PrimIfYieldOp([])])  # fmt: skip
+    passing = Block()
+    passing.add_op(PrimIfYieldOp([]))
+    check = PrimIfOp(
+        operands=[differ.results[0]], result_types=[[]], regions=[Region(raising), Region(passing)]
+    )
+    Rewriter.insert_op([*ops, differ, check], InsertPoint.before(op))
