@@ -16,6 +16,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.dtypes import DType
 from dialects.torch.meta import ShapeError
+from dialects.torch.ops.pieces import AtenUnbindIntOp
 from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.ops.scalar import (
     AtenCeilFloatOp,
@@ -48,6 +49,7 @@ from frontend.script_dicts import DictKeys, DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
 from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
 from frontend.script_iteration import IterationMixin, RunTimeSequence
+from frontend.script_lambda import is_lambda, lambda_source
 from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
@@ -84,6 +86,8 @@ class PyObject:
 
 def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     """The function's `ast` and its source file; ScriptError if the source is unavailable."""
+    if is_lambda(fn):
+        return lambda_source(fn)
     try:
         lines, first_line = inspect.getsourcelines(fn)
         filename = inspect.getsourcefile(fn) or "<unknown>"
@@ -366,6 +370,8 @@ class FunctionScripter(
             return
         if isinstance(target, ast.Tuple) and isinstance(value, ShapeValue):
             value = self.unpack_shape(target, value, len(target.elts))
+        if isinstance(target, ast.Tuple) and kind_of(value) == "Tensor":  # `a, b = t`: rows
+            value = self.emit(target, (AtenUnbindIntOp,), [value, 0], {})[0]
         if (
             isinstance(target, ast.Tuple)
             and isinstance(value, SSAValue)
