@@ -290,6 +290,37 @@ class IterationMixin:
         )
         return self.slices_of(node, op, length, width)
 
+    # ---- list(), tuple(), reversed() ----
+
+    def sequence_call(self, node: ast.Call, fn: Any, args: list[Value]) -> Value:
+        """`list(parts)`, `tuple(items)`, `reversed(x.chunk(3))` of a sequence."""
+        if node.keywords or len(args) > 1 or (fn is builtins.reversed and not args):
+            raise self.error(node, f"{fn.__name__}() takes one sequence here")
+        if not args:
+            return self.new_list([]) if fn is builtins.list else ()
+        value = args[0]
+        is_op_list = isinstance(value, SSAValue) and kind_of(value) == "list[Tensor]"
+        if fn is not builtins.reversed and is_op_list:
+            return value  # a list of tensors made by an op stays one
+        sequence = self.sequence(node.args[0], value)
+        if isinstance(sequence, list):
+            if fn is builtins.tuple:
+                return tuple(sequence)
+            return self.new_list(sequence[::-1] if fn is builtins.reversed else sequence)
+        if fn is not builtins.reversed:
+            raise self.error(
+                node,
+                f"{fn.__name__}() of {sequence.what}, whose length is known only at run time, "
+                "is not supported",
+                "iterate over it directly (for row in x), or stack / unbind it",
+            )
+        last = self.int_op(node, ast.Sub(), sequence.length, 1)
+        return RunTimeSequence(
+            sequence.length,
+            lambda i: sequence.item(self.int_op(node, ast.Sub(), last, i)),
+            sequence.what,
+        )
+
     # ---- zip and enumerate ----
 
     def iteration_call(self, node: ast.Call, fn: Any, args: list[Value]) -> Value:

@@ -397,6 +397,8 @@ class LoopsMixin:
         """A `torch.prim.Loop` carrying every variable the body assigns that exists before it
         (and `extra_carried`: hidden variables the body updates, such as a grown list's rows)."""
         carried = [n for n in assigned_names(node.body) if n in self.env]
+        if target is not None and target[0] in self.env and target[0] not in carried:
+            carried.append(target[0])  # `i = 0; for i in ...`: the last item after the loop
         carried += [n for n in extra_carried or [] if n not in carried]
         widths = [_width(self.env[n]) for n in carried]
         inits = [

@@ -180,6 +180,8 @@ class ValuesMixin:
             return self.builtin_getattr(node, args)
         if fn in (builtins.enumerate, builtins.zip):
             return self.iteration_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
+        if fn in (builtins.list, builtins.tuple, builtins.reversed):
+            return self.sequence_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
         if fn is builtins.isinstance:
             return self.builtin_isinstance(node, args)
         handler = _BUILTINS.get(fn)

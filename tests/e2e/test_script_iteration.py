@@ -66,6 +66,17 @@ def known_sizes(x):
     return s * len(x.chunk(4)) + len(x.tensor_split(3, 1))
 
 
+def sequence_builtins(x):
+    s = x.new_zeros(())
+    for i, c in enumerate(reversed(x.split(2, 1))):
+        s = s * 2 + c.sum() * i
+    r = x[0]
+    for r in reversed(x):  # the loop variable keeps the last item
+        s = s + r.sum()
+    first, second = list(x.chunk(2))[-1]  # a tensor unpacks into its rows
+    return s + r + first * second
+
+
 def starred(x):
     b, *rest = x.shape
     *init, last = x.size()
@@ -89,6 +100,7 @@ CASES = [
     (comprehended_rows, (4, 3)),
     (unbound_until_positive, (3, 5)),
     (known_sizes, (5, 6)),
+    (sequence_builtins, (4, 5)),
     (starred_pieces, (3, 10)),
 ]
 
