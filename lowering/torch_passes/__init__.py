@@ -36,14 +36,14 @@ __all__ = [
 
 
 def torch_optimization_passes() -> list[ModulePass]:
-    """The torch-opt stage after type refinement: fold, unroll, fold again, decompose, clean up,
-    then check the dims sized by the values where they meet others."""
+    """The torch-opt stage after type refinement: fold, unroll, fold again, decompose, check
+    the dims sized by the values where they meet others, clean up."""
     return [
         TorchCanonicalizePass(),
         TorchUnrollLoopsPass(),
         TorchCanonicalizePass(),
         TorchDecomposePass(),
+        TorchCheckValueSizedPass(),
         CommonSubexpressionElimination(),
         TorchDeadCodeEliminationPass(),
-        TorchCheckValueSizedPass(),
     ]
