@@ -17,8 +17,11 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+import numpy as np
+
 from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSliceTensorOp
 from dialects.torch.ops.index_put import AtenIndexPutOp
+from dialects.torch.ops.prim import ValueTensorLiteralOp
 from dialects.torch.ops.scatter import AtenSelectScatterOp, AtenSliceScatterOp
 from dialects.torch.registry import BY_PY_NAME
 from frontend.builder import Value, kind_of
@@ -87,6 +90,8 @@ class AssignIntoMixin:
             scatter_args = [tensor, updated, dim, start, end, step]
             return self.emit(item, (AtenSliceScatterOp,), scatter_args, {})[0]
         index = self.expr(item)
+        if isinstance(index, list) and index and all(type(i) in (int, bool) for i in index):
+            index = self.index_literal(index)  # `y[[0, 2]] = v`: a constant index tensor
         if kind_of(index) == "Tensor":  # written by `index_put` once the part is picked
             return self.scatter_items(node, tensor, rest, value, dim + 1, {**tensors, dim: index})
         if kind_of(index) != "int":
@@ -98,6 +103,12 @@ class AssignIntoMixin:
         part = self.emit(item, (AtenSelectIntOp,), [tensor, dim, index], {})[0]
         updated = self.scatter_items(node, part, rest, value, dim, tensors)
         return self.emit(item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {})[0]
+
+    def index_literal(self: Any, index: list[int]) -> Value:
+        """A list of ints (or bools: a mask) known while scripting as a tensor literal."""
+        masks = all(type(i) is bool for i in index)
+        array = np.asarray(index, dtype=np.bool_ if masks else np.int64)
+        return self.builder.insert(ValueTensorLiteralOp(array)).results[0]
 
     def index_put(
         self: Any, node: ast.Subscript, tensor: Value, tensors: dict[int, Value], value: Value

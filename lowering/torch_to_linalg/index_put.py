@@ -37,6 +37,7 @@ from dialects.torch.op_base import arg_value
 from dialects.torch.ops.index_put import (
     AtenIndexPutOp,
     AtenMaskedScatterOp,
+    AtenPutOp,
     adjacent,
     per_masked_element,
 )
@@ -156,13 +157,59 @@ class ConvertIndexPutOp(RewritePattern):
             build_scalars(rewriter, lambda b: b.const(int(single), i64)),
             _accumulate_flag(rewriter, op.accumulate),
         ]
-        result_type = tensor_type_of(op)
-        out = empty_with_sizes(rewriter, result_type, sizes)
-        operands = [source, values, offsets, kept_offsets, *scalars, out]
-        symbol = declare_kernel(op, "tsjit.index_put", [v.type for v in operands], [result_type])
-        call = func.CallOp(symbol, operands, [result_type])
-        rewriter.insert(call)
-        rewriter.replace(op, [], [call.res[0]])
+        result = _index_put_call(rewriter, op, [source, values, offsets, kept_offsets, *scalars])
+        rewriter.replace(op, [], [result])
+
+
+def _index_put_call(
+    rewriter: PatternRewriter, op: AtenIndexPutOp | AtenPutOp, operands: list[SSAValue]
+) -> SSAValue:
+    """A call of `tsjit.index_put` with `operands` and a new destination of self's shape."""
+    source = operands[0]
+    result_type = tensor_type_of(op)
+    sizes = [dim_size(rewriter, source, d) for d in range(len(static_shape(source.type)))]
+    out = empty_with_sizes(rewriter, result_type, sizes)
+    operands = [*operands, out]
+    symbol = declare_kernel(op, "tsjit.index_put", [v.type for v in operands], [result_type])
+    call = func.CallOp(symbol, operands, [result_type])
+    rewriter.insert(call)
+    return call.res[0]
+
+
+class ConvertPutOp(RewritePattern):
+    """`x.put(index, source)`: the index's flat positions (wrapped, -1 out of range) and the
+    source flattened, for the index_put kernel with no kept dims (outer = inner = 1)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtenPutOp, rewriter: PatternRewriter) -> None:
+        source, index, values = op.self_, op.index, op.source
+        sizes = [dim_size(rewriter, source, d) for d in range(len(static_shape(source.type)))]
+        numel = _product(rewriter, sizes)
+        index_sizes = [dim_size(rewriter, index, d) for d in range(len(static_shape(index.type)))]
+        read = index_reader(rewriter, index)
+
+        def offset(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
+            zero = b.const(0, IndexType())
+            position = read(b, loop)
+            wrapped = b.select(b.cmp("lt", position, zero), b.add(position, numel), position)
+            inside = b.and_(b.cmp("ge", wrapped, zero), b.cmp("lt", wrapped, numel))
+            return b.select(inside, b.index_cast(wrapped, i64), b.const(-1, i64))
+
+        offsets = _generate(rewriter, index_sizes, offset)
+        kept = _generate(rewriter, [], lambda b, loop: b.const(0, i64))
+        value_shape = static_shape(values.type)
+        single = all(n == 1 for n in value_shape)
+        value_sizes = [dim_size(rewriter, values, d) for d in range(len(value_shape))]
+        flat = _flat_values(rewriter, values, single, value_shape, value_sizes)
+        scalars = [
+            _i64_const(rewriter, 1),
+            _as_i64(rewriter, _product(rewriter, index_sizes)),
+            _i64_const(rewriter, 1),
+            _i64_const(rewriter, int(single)),
+            _accumulate_flag(rewriter, op.accumulate),
+        ]
+        result = _index_put_call(rewriter, op, [source, flat, offsets, kept, *scalars])
+        rewriter.replace(op, [], [result])
 
 
 def _is_mask(index: SSAValue) -> bool:
@@ -374,4 +421,8 @@ def _flat_values(
     return _generate(rewriter, sizes, read, element)
 
 
-PATTERNS: tuple[RewritePattern, ...] = (ConvertIndexPutOp(), ConvertMaskedScatterOp())
+PATTERNS: tuple[RewritePattern, ...] = (
+    ConvertIndexPutOp(),
+    ConvertMaskedScatterOp(),
+    ConvertPutOp(),
+)

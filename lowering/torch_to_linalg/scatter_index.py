@@ -8,7 +8,8 @@ For result position p (t = p[dim]):
   `src[q]` (or the value; scatter_add adds).
 - index_add / index_copy / index_fill: writers j < index.numel(); writer j hits when
   `index[j] == t` (index_fill also accepts `t - size`, a negative index) and gives
-  `source[p with dim = j]` (times alpha, added for index_add), or the value.
+  `source[p with dim = j]` (times alpha, added for index_add), or the value (a number, or a
+  0-d tensor read once before the loops).
 Later writers override earlier ones (PyTorch's CPU order). The cost is the result's size
 times the number of writers per element.
 """
@@ -20,7 +21,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import IndexType, TensorType, i1
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -29,6 +30,7 @@ from dialects.torch.op_base import arg_value
 from dialects.torch.ops.scatter_index import (
     AtenIndexAddOp,
     AtenIndexFillIntScalarOp,
+    AtenIndexFillIntTensorOp,
     IndexWriteOp,
     ScatterLikeOp,
 )
@@ -98,6 +100,15 @@ def _fill_value(rewriter: PatternRewriter, value: SSAValue, element: object) -> 
     return build_scalars(rewriter, lambda b: scalar_operand(b, value, dtype))
 
 
+def _tensor_value(rewriter: PatternRewriter, value: SSAValue, element: Attribute) -> SSAValue:
+    """The element of a 0-d tensor, converted to `element`."""
+    assert isinstance(value.type, TensorType)
+    value_type = value.type.element_type
+    return build_scalars(
+        rewriter, lambda b: b.cast(b.emit(tensor.ExtractOp(value, [], value_type)), element)
+    )
+
+
 class ConvertScatterOp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ScatterLikeOp, rewriter: PatternRewriter) -> None:
@@ -151,12 +162,15 @@ class ConvertIndexWriteOp(RewritePattern):
         size = dim_size(rewriter, source, dim) if static_shape(source.type) else None
         writes_tensor = isinstance(what.type, TensorType)
         value = None if writes_tensor else _fill_value(rewriter, what, element)
+        if isinstance(op, AtenIndexFillIntTensorOp):  # the 0-d value, read once
+            writes_tensor, value = False, _tensor_value(rewriter, what, element)
         alpha = (
             _fill_value(rewriter, op.operands[4], element)
             if isinstance(op, AtenIndexAddOp) and arg_value(op.operands[4]) != 1
             else None
         )
-        wraps = isinstance(op, AtenIndexFillIntScalarOp) and size is not None
+        fills = AtenIndexFillIntScalarOp | AtenIndexFillIntTensorOp
+        wraps = isinstance(op, fills) and size is not None
 
         def count(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
             return total if total is not None else b.const(1, IndexType())

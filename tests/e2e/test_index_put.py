@@ -74,9 +74,17 @@ def in_integers(x, idx, v):
     return y
 
 
+def other_writers(x, idx, v):
+    y = x.clone()
+    y[[0, 5]] = -1.0  # a list of ints is an index tensor
+    y.put_(idx * 4 + 1, v[0, :3])  # flat positions
+    y.index_fill_(1, idx.clamp(-4, 3), torch.tensor(3))  # a 0-d value, converted
+    return y
+
+
 PROGRAMS = [
     rows, rows_filled_and_added, columns_of_a_slice, pairs_of_positions,
-    separated_index_tensors, accumulated, through_masks, in_integers,
+    separated_index_tensors, accumulated, through_masks, in_integers, other_writers,
 ]  # fmt: skip
 
 
@@ -130,13 +138,14 @@ def values_of_another_shape(x, idx, v):
 
 
 def test_refusals_are_located() -> None:
-    with pytest.raises(ScriptError, match=r"must be long, int, byte or bool(.|\n)*line 117"):
+    located = r"(.|\n)*{}(.|\n)*<--- HERE"
+    with pytest.raises(ScriptError, match="must be long, int, byte" + located.format("float")):
         frontend.script(float_index)
     with pytest.raises(ScriptError, match="assignment into the argument `x`"):
         frontend.script(into_an_argument)
     with pytest.raises(ValueError, match=r"shape mismatch: value tensor of shape \[2, 4\]"):
         frontend.script(rows)(X, IDX, V[:2])
-    with pytest.raises(ValueError, match=r"v must broadcast to \[1, 4\](.|\n)*line 128"):
+    with pytest.raises(ValueError, match=r"v must broadcast to \[1, 4\]" + located.format(":2")):
         frontend.script(values_of_another_shape)(X, IDX, V)
 
 

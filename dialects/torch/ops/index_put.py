@@ -268,4 +268,65 @@ class AtenMaskedScatterOp(TorchOp):
         return out
 
 
-OPS = (AtenIndexPutOp, AtenMaskedScatterOp)
+@torch_op
+class AtenPutOp(TorchOp):
+    """`x.put(index, source, accumulate=False)`: x with `source`'s elements written (or
+    added) at the flat, row-major positions `index` (any shape; negative positions count
+    from the end; out of range is an IndexError, also at run time)."""
+
+    name = "torch.aten.put"
+    SCHEMA = "aten::put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor"
+    PY_NAMES = ("torch.put", "Tensor.put")
+    IN_PLACE = True  # `x.put_(...)`: the result written back
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((2, 2), "int64", -12, 12), Tn((4,)), True),
+        Sample(Tn((5,), "int64"), Tn((), "int64", 0, 5), Tn((1, 1), "int64")),
+    )  # repeated positions only with accumulate (PyTorch leaves their winner open)
+    self_ = operand_def(ValueTensorType)
+    index = operand_def(ValueTensorType)
+    source = operand_def(ValueTensorType)
+    accumulate = operand_def(BoolType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, index, source = args[:3]
+        if index.dtype is not None and index.dtype.name != "int64":
+            raise TypeError(f"put_(): Expected a long tensor for index, but got {index.dtype.name}")
+        if x.dtype is not None and source.dtype is not None and x.dtype != source.dtype:
+            raise TypeError(
+                f"put_(): self and source expected to have the same dtype, but got "
+                f"self.dtype = {x.dtype.name} and source.dtype = {source.dtype.name}"
+            )
+        counts = [_numel(t.shape) for t in (index, source)]
+        if None not in counts and counts[0] != counts[1]:
+            raise ShapeError(
+                "put_(): Expected source and index to have the same number of elements, but "
+                f"got source.numel() = {counts[1]}, index.numel() = {counts[0]}"
+            )
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, index: Any, source: Any, accumulate: bool = False) -> Any:
+        out = np.array(x, copy=True)
+        flat = out.reshape(-1)
+        positions = np.asarray(index, dtype=np.int64).reshape(-1)
+        if positions.size and (positions.min() < -flat.size or positions.max() >= flat.size):
+            raise IndexError(
+                f"out of range: tried to access an index on a tensor of {flat.size} elements"
+            )
+        values = np.asarray(source, dtype=out.dtype).reshape(-1)
+        if accumulate:
+            np.add.at(flat, positions, values)
+        else:
+            flat[positions] = values
+        return out
+
+
+def _numel(shape: tuple[int, ...] | None) -> int | None:
+    if shape is None or DYN in shape:
+        return None
+    return int(np.prod(shape, dtype=np.int64))
+
+
+OPS = (AtenIndexPutOp, AtenMaskedScatterOp, AtenPutOp)

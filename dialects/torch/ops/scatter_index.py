@@ -284,6 +284,42 @@ class AtenIndexFillIntScalarOp(IndexWriteOp):
         out[at] = out.dtype.type(value)
 
 
+@torch_op
+class AtenIndexFillIntTensorOp(IndexWriteOp):
+    """`x.index_fill(dim, index, value)` with a 0-d tensor `value` (converted to x's dtype)."""
+
+    name = "torch.aten.index_fill.int_Tensor"
+    SCHEMA = (
+        "aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor"
+    )
+    PY_NAMES = ("torch.index_fill", "Tensor.index_fill")
+    SAMPLES = (Sample(Tn((3, 4)), 0, Tn((2,), "int64", -3, 3), Tn((), "int64", -5, 5)),)
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    value = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, dim, index, value = args
+        if value.rank is not None and value.rank != 0:
+            raise ShapeError(
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.rank} dimension(s)."
+            )
+        cls.check(x, dim, index, None)
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @classmethod
+    def write(cls, out: Any, at: tuple[Any, ...], value: Any, args: tuple[Any, ...]) -> None:
+        out[at] = np.asarray(value).astype(out.dtype)[()]
+
+    @classmethod
+    def eager(cls, x: Any, dim: int, index: Any, value: Any, *rest: Any) -> Any:
+        return super().eager(x, dim, index, np.asarray(value).item(), *rest)
+
+
 OPS = (
     AtenScatterSrcOp,
     AtenScatterValueOp,
@@ -291,4 +327,5 @@ OPS = (
     AtenIndexAddOp,
     AtenIndexCopyOp,
     AtenIndexFillIntScalarOp,
+    AtenIndexFillIntTensorOp,
 )
