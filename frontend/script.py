@@ -44,6 +44,7 @@ from frontend.resolve import (
 from frontend.script_assign_into import AssignIntoMixin
 from frontend.script_call_arguments import CallArgumentsMixin, dtype_source, python_keywords
 from frontend.script_calls import Callee, CallsMixin, Compilation, ScriptedFunction
+from frontend.script_concatenation import NOT_CONCATENATED, ConcatenationMixin
 from frontend.script_control import ControlFlowMixin, FunctionFrame
 from frontend.script_dicts import DictKeys, DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
@@ -111,6 +112,7 @@ class FunctionScripter(
     ControlFlowMixin,
     LoopsMixin,
     IterationMixin,
+    ConcatenationMixin,
     StarredMixin,
     OperatorsMixin,
     ValuesMixin,
@@ -469,6 +471,9 @@ class FunctionScripter(
     def expr_Call(self, node: ast.Call) -> Value:  # noqa: N802
         if any(k.arg is None for k in node.keywords):
             raise self.error(node, "`**kwargs` in calls are not supported")
+        concatenated = self.concatenated_comprehension(node)  # torch.cat([... for ...])
+        if concatenated is not NOT_CONCATENATED:
+            return concatenated
         args = self.call_args(node.args)
         kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
         if isinstance(node.func, ast.Attribute):

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -130,6 +131,7 @@ class IterationMixin:
         def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value: ...
         def build_if(self, cond: Value, types: list[Any], blocks: tuple[Block, Block]) -> Any: ...
         def module_items(self, node: ast.AST, module: Any) -> list[Any]: ...
+        def assign(self, target: ast.expr, value: Value) -> None: ...
         def new_list(self, items: list[Value]) -> list[Value]: ...
         def grown_list_item(self, node: ast.Subscript, grown: GrownList, index: Value) -> Value: ...
         def grown_list_length(self, node: ast.AST, grown: GrownList) -> Value: ...
@@ -289,6 +291,22 @@ class IterationMixin:
             self.int_op(node, ast.Mult(), chunks, empty),
         )
         return self.slices_of(node, op, length, width)
+
+    @contextmanager
+    def comprehension_scope(self, generator: ast.comprehension) -> Iterator[None]:
+        """The comprehension's variables live only inside it, as in Python: hidden from a loop
+        that would carry them, restored after."""
+        names = [n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)]
+        hidden_before = {n: self.env.pop(n) for n in names if n in self.env}
+        unusable_before = {n: self.unusable.pop(n) for n in names if n in self.unusable}
+        try:
+            yield
+        finally:
+            for name in names:
+                self.env.pop(name, None)
+                self.unusable.pop(name, None)
+            self.env.update(hidden_before)
+            self.unusable.update(unusable_before)
 
     # ---- list(), tuple(), reversed() ----
 
@@ -455,18 +473,11 @@ class IterationMixin:
         loop = ast.For(target=generator.target, iter=generator.iter, body=[append], orelse=[])
         for new in (append, append.value, append.value.func, append.value.func.value, loop):  # type: ignore[attr-defined]
             ast.copy_location(new, node)
-        names = [n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)]
-        hidden_before = {n: self.env.pop(n) for n in names if n in self.env}
-        unusable_before = {n: self.unusable.pop(n) for n in names if n in self.unusable}
-        self.env[hidden] = self.new_list([])
-        self.sequence_loop(loop, sequence)
-        result = self.env.pop(hidden)
-        self.unusable.pop(hidden, None)
-        for name in names:  # the comprehension's variables end with it, as in Python
-            self.env.pop(name, None)
-            self.unusable.pop(name, None)
-        self.env.update(hidden_before)
-        self.unusable.update(unusable_before)
+        with self.comprehension_scope(generator):
+            self.env[hidden] = self.new_list([])
+            self.sequence_loop(loop, sequence)
+            result = self.env.pop(hidden)
+            self.unusable.pop(hidden, None)
         return result
 
 

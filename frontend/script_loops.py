@@ -255,6 +255,11 @@ class LoopsMixin:
         items = self.comprehension_items(generator)
         if isinstance(items, RunTimeSequence):
             return self.run_time_comprehension(node, generator, items)
+        return self.unrolled_comprehension(node, generator, items)
+
+    def unrolled_comprehension(
+        self, node: ast.ListComp, generator: ast.comprehension, items: list[Value]
+    ) -> Value:
         saved = dict(self.env)
         results = []
         for item in items:

@@ -66,6 +66,11 @@ def known_sizes(x):
     return s * len(x.chunk(4)) + len(x.tensor_split(3, 1))
 
 
+def concatenated(x):
+    rows = torch.cat([b * i for i, b in enumerate(x.split(2))])  # the last piece is shorter
+    return torch.cat([c.softmax(-1) for c in x.chunk(3, -1)], -1) + rows
+
+
 def sequence_builtins(x):
     s = x.new_zeros(())
     for i, c in enumerate(reversed(x.split(2, 1))):
@@ -101,6 +106,7 @@ CASES = [
     (unbound_until_positive, (3, 5)),
     (known_sizes, (5, 6)),
     (sequence_builtins, (4, 5)),
+    (concatenated, (5, 7)),
     (starred_pieces, (3, 10)),
 ]
 
@@ -147,7 +153,8 @@ class Grouped(nn.Module):
             outs.append(head(part))
         pooled = [r.max() for r in x.unbind(0)]
         n, *_ = x.shape
-        return torch.cat(outs, -1) * n + torch.stack(pooled).sum()
+        batched = torch.cat([self.heads[0](b) for b in x[:, :2].split(3)])  # 3, then 1 row
+        return torch.cat(outs, -1) * n + torch.stack(pooled).sum() + batched.sum()
 
 
 def test_module_forward_matches_pytorch() -> None:
