@@ -1,23 +1,27 @@
-"""Lowers `aten.index_put` (`y[idx] = v`) to offsets computed in linalg and one kernel call,
-and `aten.masked_scatter` (also `y[mask] = v` with one value per masked element) to a call of
-the masked_scatter kernel with the mask broadcast to self's shape.
+"""Lowers `aten.index_put` (`y[idx] = v`) and `aten.put` to offsets computed in linalg and a
+call of the index_put kernel, and `aten.masked_scatter` (also `y[mask] = v` with one value per
+masked element) to a call of the masked_scatter kernel with the mask broadcast to self's
+shape; `y[mask] = v` with the same values at every masked position is one `select` generic.
 
 For `self` of shape S with index tensors at dims D (broadcast to shape B) and the other dims
 K kept whole, the indexed shape is `S[K[:p]] + B + S[K[p:]]` (p: D's first dim when D is
 adjacent, else 0; `dialects/torch/ops/index_put.py`). Three small parallel generics give the
-kernel (`lowering/index_put_kernels.py`) flat positions:
-- `offsets` (B, i64): `sum_d wrap(index_d[b]) * stride(d)` over d in D, or -1 when an index is
-  out of [-S[d], S[d]) (the kernel raises IndexError);
-- `kept` (S[K], i64): `sum_k i_k * stride(k)` over the kept dims;
-- `values` broadcast to the indexed shape, unless it already has it or holds one element.
+kernel (`lowering/index_put_kernels.py`) 1-D tensors in row-major order (so it is compiled
+per dtype and rank of self only):
+- `offsets` (numel(B), i64): `sum_d wrap(index_d[b]) * stride(d)` over d in D, or -1 when an
+  index is out of [-S[d], S[d]) (the kernel raises IndexError);
+- `kept` (numel(S[K]), i64): `sum_k i_k * stride(k)` over the kept dims;
+- `values` broadcast to the indexed shape (one element, read before the loops, if it has one).
 ```mlir
 %offsets = linalg.generic ... outs(%e : tensor<3xi64>)
 %kept = linalg.generic ... outs(%e2 : tensor<4xi64>)
-%r = func.call @tsjit.index_put(%x, %v, %offsets, %kept, %outer, %count, %inner, %single,
-    %accumulate, %out)
+%values = linalg.generic ... outs(%e3 : tensor<12xf32>)
+%r = func.call @tsjit.index_put(%x, %values, %offsets, %kept, %outer, %count, %inner,
+    %single, %accumulate, %out)
 ```
 The kernel copies `self` into `%out` (a fresh `tensor.empty`) and writes the values serially,
 so the cost is linear in `self` and the values; repeated indices add under `accumulate`.
+`put` is the same call with the flat positions as offsets and no kept dims.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.index_put_kernels  # noqa: F401  (registers the kernel)
+import lowering.index_put_kernels  # noqa: F401  (registers the kernels)
 from dialects.torch.meta import broadcast_shapes
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.index_put import (
