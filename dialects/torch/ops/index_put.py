@@ -1,6 +1,6 @@
 """Writing values at the positions of index tensors: `torch.index_put` (`y[idx] = v`,
-`y[:, i, j] = v`, `y.index_put_((idx,), v, accumulate=True)`) and `masked_scatter` (lowered in
-`lowering/torch_to_linalg/index_put.py`).
+`y[:, i, j] = v`, `y.index_put_((idx,), v, accumulate=True)`), `masked_scatter` and `put`
+(flat positions) (lowered in `lowering/torch_to_linalg/index_put.py`).
 
 `indices` holds one entry per leading dim of `self`: an int64 / int32 index tensor, or None
 (`:`, only from the frontend: Python's `torch.index_put` takes tensors only); dims after the
