@@ -213,8 +213,8 @@ class LoopsMixin:
             if isinstance(inner, ast.Break | ast.Continue):
                 raise self.error(
                     inner,
-                    f"`{type(inner).__name__.lower()}` in a loop over modules or a tuple is "
-                    "not supported (the loop is unrolled)",
+                    f"`{type(inner).__name__.lower()}` in a loop over modules, a tuple or a "
+                    "list is not supported (the loop is unrolled)",
                     "use an `if` around the rest of the body",
                 )
         statements: list[ast.stmt] = []
