@@ -57,7 +57,11 @@ class AssignIntoMixin:
         if kind_of(value) not in (*SCALARS, "Tensor"):
             raise self.error(target, f"cannot assign a {kind_of(value)} into a tensor")
         items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
-        self.assign(base, self.scatter_items(target, current, items, value, 0, {}))
+        updated = self.scatter_items(target, current, items, value, 0, {})
+        if getattr(updated.owner, "name", "") == "torch.aten.expand_as":  # the whole: `y[:] = v`
+            converted = self.emit(target, ops_for_method("type_as"), [updated, current], {})[0]
+            updated = self.emit(target, ops_for_method("clone"), [converted], {})[0]  # not a view
+        self.assign(base, updated)
 
     def scatter_items(
         self: Any,
@@ -67,41 +71,54 @@ class AssignIntoMixin:
         value: Value,
         dim: int,
         tensors: dict[int, Value],
+        from_end: bool = False,
     ) -> Value:
-        """`tensor` with its part at `items` (from `dim` on) replaced by `value`; `tensors`
-        holds the index tensors met so far, by the dim of `tensor` they index."""
+        """`tensor` with its part at `items` replaced by `value`: items apply from the first
+        one at `dim` on, or after `...` (`from_end`) from the last one at negative dims;
+        `tensors` holds the index tensors met so far, by the dim of `tensor` they index."""
         if not items:
             if tensors:
                 return self.index_put(node, tensor, tensors, value)
             return self.broadcast_into(node, value, tensor)
-        item, rest = items[0], items[1:]
+        item, rest = (items[-1], items[:-1]) if from_end else (items[0], items[1:])
+        following = dim - 1 if from_end else dim + 1  # the next item's dim when this one keeps it
         if isinstance(item, ast.Constant) and item.value is Ellipsis:
-            raise self.error(item, "assignment with `...` is not supported", "write the dims out")
+            if from_end:
+                raise self.error(item, "an index can only have a single ellipsis (`...`)")
+            return self.scatter_items(node, tensor, rest, value, -1, tensors, from_end=True)
         if isinstance(item, ast.Slice):
             bounds = [
                 None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
             ]
             if all(b is None for b in bounds):  # `:` keeps the dim
-                return self.scatter_items(node, tensor, rest, value, dim + 1, tensors)
+                return self.scatter_items(node, tensor, rest, value, following, tensors, from_end)
             start, end, step = bounds[0], bounds[1], 1 if bounds[2] is None else bounds[2]
             args = [tensor, dim, start, end, step]
             part = self.emit(item, (AtenSliceTensorOp,), args, {})[0]
-            updated = self.scatter_items(node, part, rest, value, dim + 1, tensors)
+            updated = self.scatter_items(node, part, rest, value, following, tensors, from_end)
             scatter_args = [tensor, updated, dim, start, end, step]
             return self.emit(item, (AtenSliceScatterOp,), scatter_args, {})[0]
         index = self.expr(item)
         if isinstance(index, list) and index and all(type(i) in (int, bool) for i in index):
             index = self.index_literal(index)  # `y[[0, 2]] = v`: a constant index tensor
         if kind_of(index) == "Tensor":  # written by `index_put` once the part is picked
-            return self.scatter_items(node, tensor, rest, value, dim + 1, {**tensors, dim: index})
+            if from_end:
+                raise self.error(
+                    item,
+                    "assignment through an index tensor after `...` is not supported (its dim "
+                    "depends on the tensor's rank)",
+                    "write the dims out: y[:, :, idx] = v",
+                )
+            written = {**tensors, dim: index}
+            return self.scatter_items(node, tensor, rest, value, following, written)
         if kind_of(index) != "int":
             raise self.error(
                 item,
                 f"assignment into a tensor indexed by {kind_of(index)} is not supported",
-                "index with ints, slices and index tensors (or one boolean mask)",
+                "index with ints, slices, `...` and index tensors (or one boolean mask)",
             )
         part = self.emit(item, (AtenSelectIntOp,), [tensor, dim, index], {})[0]
-        updated = self.scatter_items(node, part, rest, value, dim, tensors)
+        updated = self.scatter_items(node, part, rest, value, dim, tensors, from_end)
         return self.emit(item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {})[0]
 
     def index_literal(self: Any, index: list[int]) -> Value:

@@ -82,9 +82,19 @@ def other_writers(x, idx, v):
     return y
 
 
+def through_an_ellipsis(x, idx, v):
+    y = x.clone()
+    y[..., 0] = v[:, 0].sum()
+    y[idx, ..., 1:3] = v[:, :2]
+    y[:] = (y * 2).double()  # the whole tensor: converted, and not a view of the value
+    y[-1, ...] = 0.0
+    return y
+
+
 PROGRAMS = [
     rows, rows_filled_and_added, columns_of_a_slice, pairs_of_positions,
     separated_index_tensors, accumulated, through_masks, in_integers, other_writers,
+    through_an_ellipsis,
 ]  # fmt: skip
 
 
@@ -126,6 +136,12 @@ def float_index(x, idx, v):
     return y
 
 
+def index_after_an_ellipsis(x, idx, v):
+    y = x.clone()
+    y[..., idx] = 1.0
+    return y
+
+
 def into_an_argument(x, idx, v):
     x[idx] = v
     return x
@@ -141,6 +157,8 @@ def test_refusals_are_located() -> None:
     located = r"(.|\n)*{}(.|\n)*<--- HERE"
     with pytest.raises(ScriptError, match="must be long, int, byte" + located.format("float")):
         frontend.script(float_index)
+    with pytest.raises(ScriptError, match="index tensor after `...`" + located.format("idx")):
+        frontend.script(index_after_an_ellipsis)
     with pytest.raises(ScriptError, match="assignment into the argument `x`"):
         frontend.script(into_an_argument)
     with pytest.raises(ValueError, match=r"shape mismatch: value tensor of shape \[2, 4\]"):
