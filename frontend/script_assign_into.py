@@ -1,5 +1,5 @@
 """Assignment into a tensor in scripted code: `x[i] = v`, `x[:, a:b] = v`, `x[idx] = v`,
-`x[i0, :, i1] = v`, `x[mask] = v`.
+`x[i0, :, i1] = v`, `x[mask] = v`, `x[..., 0] = v`.
 
 Tensors are values here, so the variable `x` is given a new tensor equal to `x` except in the
 indexed part — what PyTorch computes when nothing else sees `x`'s storage, which is checked as
@@ -8,8 +8,9 @@ name). Ints and slices pick the part first, as in PyTorch (`torch.aten.select_sc
 `slice_scatter` write it back, nested for several items); index tensors (int64 / int32
 positions, or one boolean mask) then write into that part with `torch.aten.index_put`, an
 entry per dim of the part (None for `:`), so several index tensors broadcast together and
-take PyTorch's placement. `v` is a number or a tensor that broadcasts to the indexed shape;
-it is converted to `x`'s dtype.
+take PyTorch's placement. Items after `...` apply from the last one at negative dims (the
+rank is often unknown while scripting, so an index tensor there is refused). `v` is a number
+or a tensor that broadcasts to the indexed shape; it is converted to `x`'s dtype.
 """
 
 from __future__ import annotations
