@@ -113,7 +113,7 @@ class AtenUnbindIntOp(PiecesOp):
 
     @staticmethod
     def eager(x: Any, dim: int = 0) -> Any:
-        return [np.take(x, k, axis=dim) for k in range(x.shape[dim])]
+        return [np.asarray(np.take(x, k, axis=dim)) for k in range(x.shape[dim])]  # 0-d: arrays
 
     def decompose(self) -> Any:
         x, dim = self.operands
