@@ -87,5 +87,5 @@ def to_torch(result: Any) -> Any:
     if isinstance(result, np.ndarray):
         import torch
 
-        return torch.from_numpy(result)
+        return torch.from_numpy(result if result.flags.writeable else result.copy())  # constants
     return result

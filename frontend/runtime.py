@@ -138,7 +138,7 @@ def to_caller_kind(result: Any, kind: str | None) -> Any:
     if kind == TORCH:
         import torch
 
-        return torch.from_numpy(result)
+        return torch.from_numpy(result if result.flags.writeable else result.copy())  # constants
     from frontend.torch.tensor import Tensor
 
     return Tensor.wrap(result)

@@ -31,6 +31,8 @@ _BINOPS: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
     ast.BitAnd: ("and_", operator.and_),
     ast.BitOr: ("or_", operator.or_),
     ast.BitXor: ("xor", operator.xor),
+    ast.LShift: ("lshift", operator.lshift),
+    ast.RShift: ("rshift", operator.rshift),
 }
 _COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
     # op -> (name, name with operands swapped, python function)
@@ -103,6 +105,9 @@ class OperatorsMixin:
             return self.emit(node, BY_PY_NAME.get("torch.pow", ()), [scalar, tensor], {})[0]
         if name == "sub":
             return self.emit(node, ops_for_method("__rsub__"), [tensor, scalar], {})[0]
+        if name in ("lshift", "rshift"):  # `1 << x`: aten.bitwise_left_shift.Scalar_Tensor
+            spelling = f"torch.bitwise_{'left' if name == 'lshift' else 'right'}_shift"
+            return self.emit(node, BY_PY_NAME.get(spelling, ()), [scalar, tensor], {})[0]
         if name == "mod":  # `2 % x`: aten.remainder.Scalar_Tensor
             return self.emit(node, BY_PY_NAME.get("torch.remainder", ()), [scalar, tensor], {})[0]
         if name == "truediv":

@@ -62,6 +62,13 @@ class TensorMethodsMixin:
             )
         if name == "cuda":
             raise self.error(node, "only the cpu device is supported", "drop .cuda()")
+        if name in ("half", "bfloat16"):
+            raise self.error(
+                node,
+                f"`{name}()`: 16-bit floats are not supported (tensors are bool, int32, int64, "
+                "float32 or float64)",
+                "keep float32: x.float()",
+            )
         if name.endswith("_") and not name.startswith("_"):
             return self.in_place_call(node, receiver, name, args, kwargs)
         if name == "item" and not args and not kwargs:

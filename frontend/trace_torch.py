@@ -35,7 +35,8 @@ def counterparts() -> dict[int, tuple[Any, str, Any]]:
 
     table: dict[int, tuple[Any, str, Any]] = {}
     pairs = [(torch.Tensor, Tensor, "Tensor"), (torch, ft, "torch"), (F, ft_functional, "F"),
-             (torch.linalg, ft.linalg, "torch.linalg")]  # fmt: skip
+             (torch.linalg, ft.linalg, "torch.linalg"),
+             (torch.special, ft.special, "torch.special")]  # fmt: skip
     for real, ours, prefix in pairs:
         for name in dir(ours):
             theirs = getattr(real, name, None)

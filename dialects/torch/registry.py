@@ -20,6 +20,8 @@ from dialects.torch.ops import (
     diagonals,
     distances,
     elementwise,
+    entropy,
+    fills,
     gathering,
     group_norm,
     index_put,
@@ -50,6 +52,7 @@ from dialects.torch.ops import (
     scans,
     scatter,
     scatter_index,
+    shifts,
     sorting,
     special_functions,
     stacking,
@@ -114,6 +117,9 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *patches.OPS,
     *value_sized.OPS,
     *unique.OPS,
+    *entropy.OPS,
+    *fills.OPS,
+    *shifts.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -29,6 +29,7 @@ globals().update(functions_for("torch"))
 
 from frontend.torch import linalg as linalg  # noqa: E402
 from frontend.torch import nn  # noqa: E402
+from frontend.torch import special as special  # noqa: E402
 from frontend.torch.creation import (  # noqa: E402  (constructors win over generated spellings)
     arange,
     as_tensor,

@@ -35,9 +35,11 @@ def torch_function(op: Any) -> Any:
 
     for spelling in op.PY_NAMES:
         prefix, _, name = spelling.partition(".")
-        module = {"torch": torch, "F": F}.get(prefix)
-        if module is not None and hasattr(module, name):
-            return getattr(module, name)
+        found = {"torch": torch, "F": F}.get(prefix)
+        for part in name.split("."):  # `torch.special.entr`, `torch.linalg.inv`
+            found = getattr(found, part, None)
+        if found is not None:
+            return found
     for spelling in op.PY_NAMES:
         prefix, _, name = spelling.partition(".")
         if prefix == "Tensor" and hasattr(torch.Tensor, name):

@@ -332,6 +332,7 @@ _ERF = np.vectorize(math.erf, otypes=[np.float64])
 AtenErfOp = _unary(
     "erf", "The error function; integers give float32 (`torch.erf`).",
     lambda x: _ERF(x).astype(x.dtype) if x.size else x, "erf", True,
+    spellings=("torch.special.erf",),
     samples=(Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "float64", -3.0, 3.0))),
 )  # fmt: skip
 

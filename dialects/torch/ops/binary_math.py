@@ -322,7 +322,7 @@ def xlogy(x: Any, y: Any) -> Any:
 
 
 class _Xlogy:
-    PY_NAMES = ("torch.xlogy", "Tensor.xlogy")
+    PY_NAMES = ("torch.xlogy", "Tensor.xlogy", "torch.special.xlogy")
     FLOAT_RESULT = True
 
     @staticmethod

@@ -294,7 +294,7 @@ class AtenSigmoidOp(UnaryOp):
 
     name = "torch.aten.sigmoid"
     SCHEMA = "aten::sigmoid(Tensor self) -> Tensor"
-    PY_NAMES = ("torch.sigmoid", "Tensor.sigmoid", "F.sigmoid")
+    PY_NAMES = ("torch.sigmoid", "Tensor.sigmoid", "F.sigmoid", "torch.special.expit")
     FLOAT_RESULT = True
     SAMPLES = (*UNARY_SAMPLES, Sample(Tn((4,), "bool")))
 

@@ -117,18 +117,19 @@ AtenAtanhOp = _float_function(
 )  # fmt: skip
 AtenLog1pOp = _float_function(
     "log1p", "`log(1 + x)`, accurate near 0 (`torch.log1p`).", np.log1p, math.Log1pOp,
-    (Sample(Tn((3, 4), low=-0.9, high=4.0)),), ("np.log1p",),
+    (Sample(Tn((3, 4), low=-0.9, high=4.0)),), ("np.log1p", "torch.special.log1p"),
 )  # fmt: skip
 AtenExpm1Op = _float_function(
     "expm1", "`exp(x) - 1`, accurate near 0 (`torch.expm1`).", np.expm1, math.ExpM1Op,
-    TRIG_SAMPLES[:1], ("np.expm1",),
+    TRIG_SAMPLES[:1], ("np.expm1", "torch.special.expm1"),
 )  # fmt: skip
 AtenLog2Op = _float_function("log2", "Base-2 logarithm (`torch.log2`).", np.log2, math.Log2Op,
                              POSITIVE_SAMPLES, ("np.log2",))  # fmt: skip
 AtenLog10Op = _float_function("log10", "Base-10 logarithm (`torch.log10`).", np.log10,
                               math.Log10Op, POSITIVE_SAMPLES[:1], ("np.log10",))  # fmt: skip
 AtenExp2Op = _float_function("exp2", "`2 ** x` (`torch.exp2`).", np.exp2, math.Exp2Op,
-                             TRIG_SAMPLES[:1], ("np.exp2",))  # fmt: skip
+                             TRIG_SAMPLES[:1],
+                             ("np.exp2", "torch.special.exp2"))  # fmt: skip
 
 # ---- rounding: integers are kept as they are, bool is rejected ----
 

@@ -90,7 +90,7 @@ class AtenSoftmaxIntOp(SoftmaxOp):
 
     name = "torch.aten.softmax.int"
     SCHEMA = "aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"
-    PY_NAMES = ("torch.softmax", "Tensor.softmax", "F.softmax")
+    PY_NAMES = ("torch.softmax", "Tensor.softmax", "F.softmax", "torch.special.softmax")
     SAMPLES = SOFTMAX_SAMPLES[:2]
     self_ = operand_def(VT)
     dim = operand_def(IntType)
@@ -104,7 +104,9 @@ class AtenLogSoftmaxIntOp(SoftmaxOp):
 
     name = "torch.aten.log_softmax.int"
     SCHEMA = "aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"
-    PY_NAMES = ("torch.log_softmax", "Tensor.log_softmax", "F.log_softmax")
+    PY_NAMES = (
+        "torch.log_softmax", "Tensor.log_softmax", "F.log_softmax", "torch.special.log_softmax"
+    )
     LOG = True
     SAMPLES = SOFTMAX_SAMPLES[2:]
     self_ = operand_def(VT)

@@ -347,7 +347,7 @@ class AtenLogsumexpOp(ReduceDimsOp):
 
     name = "torch.aten.logsumexp"
     SCHEMA = "aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor"
-    PY_NAMES = ("torch.logsumexp", "Tensor.logsumexp")
+    PY_NAMES = ("torch.logsumexp", "Tensor.logsumexp", "torch.special.logsumexp")
     SAMPLES = (Sample(Tn((3, 5), low=-50.0, high=50.0), [1]),
                Sample(Tn((2, 3, 4), "int64", -3, 3), [0, 2], True))  # fmt: skip
     self_ = operand_def(ValueTensorType)

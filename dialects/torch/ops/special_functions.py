@@ -48,7 +48,7 @@ class AtenErfcOp(UnaryOp):
 
     name = "torch.aten.erfc"
     SCHEMA = "aten::erfc(Tensor self) -> Tensor"
-    PY_NAMES = ("torch.erfc", "Tensor.erfc")
+    PY_NAMES = ("torch.erfc", "Tensor.erfc", "torch.special.erfc")
     FLOAT_RESULT = True
     SAMPLES = (
         Sample(Tn((3, 4), low=-3.0, high=9.0)),
@@ -134,7 +134,7 @@ class AtenErfinvOp(UnaryOp):
 
     name = "torch.aten.erfinv"
     SCHEMA = "aten::erfinv(Tensor self) -> Tensor"
-    PY_NAMES = ("torch.erfinv", "Tensor.erfinv")
+    PY_NAMES = ("torch.erfinv", "Tensor.erfinv", "torch.special.erfinv")
     FLOAT_RESULT = True
     SAMPLES = (
         Sample(Tn((3, 4), low=-0.999, high=0.999)),
@@ -164,7 +164,7 @@ class AtenLogitOp(ElementwiseOp):
 
     name = "torch.aten.logit"
     SCHEMA = "aten::logit(Tensor self, float? eps=None) -> Tensor"
-    PY_NAMES = ("torch.logit", "Tensor.logit")
+    PY_NAMES = ("torch.logit", "Tensor.logit", "torch.special.logit")
     DTYPE_ARGS = ("self",)
     FLOAT_RESULT = True
     SAMPLES = (Sample(Tn((3, 4), low=0.0, high=1.0)), Sample(Tn((5,), "float64", -0.5, 1.5), 0.1))
@@ -194,7 +194,7 @@ class AtenSincOp(UnaryOp):
 
     name = "torch.aten.sinc"
     SCHEMA = "aten::sinc(Tensor self) -> Tensor"
-    PY_NAMES = ("torch.sinc", "Tensor.sinc", "np.sinc")
+    PY_NAMES = ("torch.sinc", "Tensor.sinc", "np.sinc", "torch.special.sinc")
     FLOAT_RESULT = True
     SAMPLES = (Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "int64", -2, 2)))
 

@@ -1,0 +1,121 @@
+"""Ops a new user's programs call, added in session 8, as a user writes them (`torch.special.*`
+aliases, `x.fill_(v)`, `x << n`, ...), scripted and traced, against PyTorch; bad inputs raise
+torch's error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import frontend
+from frontend.errors import ScriptError
+from frontend.resolve import ops_for_object
+
+
+def compile_both(program, args):
+    """The program scripted and traced (one compile each)."""
+    return [frontend.script(program), frontend.trace(program, args)]
+
+
+def assert_like_torch(actual, expected) -> None:
+    """Same dtype and values as PyTorch's results (a tuple of them), NaN where it has NaN."""
+    actual = actual if isinstance(actual, tuple | list) else (actual,)
+    expected = expected if isinstance(expected, tuple | list) else (expected,)
+    assert len(actual) == len(expected)
+    for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
+        a, e = np.asarray(a), e.numpy()
+        assert a.dtype == e.dtype, f"result {index}: {a.dtype} != {e.dtype}"
+        np.testing.assert_allclose(a, e, rtol=2e-5, atol=2e-6, err_msg=f"result {index}")
+
+
+# ---- torch.special aliases, fill_ / zero_, shifts ----
+
+
+def special_aliases(x):
+    p = torch.sigmoid(x)
+    return (
+        torch.special.expit(x), torch.special.logit(p), torch.special.xlogy(x, p),
+        torch.special.logsumexp(x, 1), torch.special.softmax(x, 1) + torch.special.exp2(x),
+        torch.special.log_softmax(x, dim=-1), torch.special.entr(x),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("name", [
+    "erfinv", "expit", "logit", "erf", "erfc", "exp2", "expm1", "log1p", "xlogy", "logsumexp",
+    "softmax", "log_softmax", "sinc", "entr",
+])  # fmt: skip
+def test_every_special_spelling_is_an_op(name) -> None:
+    """`torch.special.<name>` resolves to the op of `torch.<name>` (numerics: test_ops.py)."""
+    ops = ops_for_object(getattr(torch.special, name))
+    assert ops, name
+    same = {"expit": "sigmoid", "entr": None}.get(name, name)
+    if same is not None:
+        assert ops == ops_for_object(getattr(torch, same))
+
+
+def fills(x):
+    y = torch.empty_like(x)
+    y.fill_(2.5)
+    z = x.clone()
+    z.zero_()
+    counts = torch.zeros(3, 4, dtype=torch.long)
+    counts.fill_(torch.tensor(3.7))  # cast to the tensor's dtype, like torch
+    return y, z, counts, torch.fill(x, 1)
+
+
+def shifts(i, n):
+    return (
+        i << 2, i >> 1, i << n, i >> n, 1 << n.clamp(0, 40), torch.bitwise_left_shift(i, n),
+        i.bitwise_right_shift(3), i.int() << 30,
+    )  # fmt: skip
+
+
+def scalar_shifts(a: int, b: int):
+    return (a << b) + (a >> b) * 1000
+
+
+@pytest.mark.parametrize("program", [special_aliases, fills, shifts])
+def test_aliases_fills_and_shifts_match_pytorch(program) -> None:
+    torch.manual_seed(0)
+    if program is shifts:
+        args = (torch.randint(-99, 99, (3, 4)), torch.tensor([-1, 3, 63, 70]))
+    else:
+        args = (torch.randn(3, 4) * 2,)
+    for compiled in compile_both(program, args):
+        assert_like_torch(compiled(*args), program(*args))
+
+
+def test_shifts_of_ints_known_at_run_time() -> None:
+    assert frontend.script(scalar_shifts)(-37, 3) == scalar_shifts(-37, 3)
+
+
+def shift_float(x):
+    return x << 1
+
+
+def fill_with_vector(x):
+    y = x.clone()
+    y.fill_(x[0])
+    return y
+
+
+@pytest.mark.parametrize(("program", "message"), [
+    (shift_float, "float32 inputs are not supported"),
+    (fill_with_vector, "fill_ only supports 0-dimension value tensor"),
+])  # fmt: skip
+def test_bad_inputs_raise_torchs_error(program, message) -> None:
+    x = torch.ones(3, 4)
+    with pytest.raises((RuntimeError, NotImplementedError)):
+        program(x)
+    with pytest.raises((ScriptError, TypeError, ValueError), match=message):
+        frontend.script(program)(x)
+
+
+def to_half(x):
+    return x.half().float()
+
+
+def test_half_is_a_clear_error() -> None:
+    with pytest.raises(ScriptError, match="16-bit floats are not supported"):
+        frontend.script(to_half)(torch.ones(2))
