@@ -51,7 +51,7 @@ class MaskShapeError(ShapeError, IndexError):
 
 def nonzero_positions(x: Any) -> Any:
     """`[count, rank]` int64 coordinates of the nonzero elements, row-major (0-d: `[0|1, 0]`)."""
-    return np.argwhere(np.asarray(x)).astype(np.int64).reshape(-1, np.ndim(x))
+    return np.argwhere(np.asarray(x)).astype(np.int64)  # [count, ndim], also for 0-d
 
 
 # ---- nonzero, argwhere ----

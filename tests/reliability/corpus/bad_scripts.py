@@ -690,11 +690,6 @@ def index_with_list(x):
     return x[[0, 1]]  # <-- col 13
 
 
-def index_with_tensor(x):
-    """error: index"""
-    return x[x > 0]  # <-- col 13
-
-
 def index_with_none(x):
     """error: index|None"""
     return x[None]  # <-- col 13

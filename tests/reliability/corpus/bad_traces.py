@@ -142,21 +142,6 @@ def no_op_linalg_inv(x):
     return torch.linalg.inv(x)  # <-- here
 
 
-def no_op_nonzero(x):
-    """error: cannot trace .*nonzero"""
-    return torch.nonzero(x)  # <-- here
-
-
-def no_op_unique(x):
-    """error: cannot trace"""
-    return torch.unique(x)  # <-- here
-
-
-def boolean_mask_index(x):
-    """error: cannot trace this: indexing with a boolean mask"""
-    return x[x > 0]  # <-- here
-
-
 def no_op_bucketize(x):
     """error: cannot trace .*bucketize"""
     return torch.bucketize(x, torch.tensor([0.0, 1.0]))  # <-- here
