@@ -674,6 +674,7 @@ class FunctionScripter(
         try:
             return self.builder.call(candidates, args, kwargs)
         except BindError as err:
+            self.refuse_captured_tensors(node, [*args, *kwargs.values()])
             names = sorted({c.name for c in candidates})
             raise self.error(node, f"wrong arguments for {' / '.join(names)}: {err}") from None
         except (ShapeError, TypeError) as err:

@@ -76,6 +76,7 @@ class ValuesMixin:
         env: dict[str, Value]
         unusable: dict[str, Unusable]
         builder: IRBuilder
+        globals: dict[str, Any]
         frames: list[Frame]
 
         def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
@@ -192,6 +193,27 @@ class ValuesMixin:
         if len(args) != 1 or node.keywords:
             raise self.error(node, f"{fn.__name__}() takes exactly one argument here")
         return handler(self, node, args[0])
+
+    def refuse_captured_tensors(self, node: ast.AST, values: list[Value]) -> None:
+        """A located error for a tensor the function reads from outside (a global or closure
+        variable), which scripted code cannot take as a value (like TorchScript)."""
+        captured = [v.obj for v in values if is_python_object(v) and _is_tensor(v.obj)]
+        if not captured:
+            return
+        names = sorted(
+            {
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and any(self.globals.get(n.id) is c for c in captured)
+            }
+        )
+        shown = ", ".join(f"`{n}`" for n in names) or "a tensor"
+        raise self.error(
+            node,
+            f"{shown}: a tensor defined outside the function (a global or closure variable) "
+            "cannot be used in scripted code",
+            "pass it as an argument, or make it a parameter or buffer of the module",
+        )
 
     def builtin_getattr(self, node: ast.Call, args: list[Value]) -> Value:
         """`getattr(self, name)` with a name known while scripting: `self.<name>`."""
@@ -508,6 +530,9 @@ class ValuesMixin:
                 item,
                 f"a tensor can only be indexed by ints, slices and one index tensor, not by "
                 f"{kind_of(index)}",
+                "an argument that is a dict needs the annotation `Dict[str, Tensor]`"
+                if isinstance(index, str)
+                else "",
             )
         return self.emit(item, (AtenSelectIntOp,), [value, dim, index], {})[0], 0
 
@@ -537,6 +562,10 @@ def _kind_matches(kind: str, target: type) -> bool:
     return False
 
 
+def _is_tensor(obj: Any) -> bool:
+    return type(obj).__name__ in ("Tensor", "Parameter", "ndarray")
+
+
 def is_python_object(value: Value) -> bool:
     return type(value).__name__ == "PyObject"
 
@@ -550,4 +579,3 @@ def python_subscript(s: Any, node: ast.Subscript, base: Any) -> Any:
         return type(base)(base.obj[plain if isinstance(index, tuple) else plain[0]])
     except Exception as err:
         raise s.error(node, f"cannot index {base.obj!r}: {err}") from None
-

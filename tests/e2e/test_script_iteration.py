@@ -186,11 +186,19 @@ def returns_in_loop(x):
     return x
 
 
+TABLE = torch.ones(3)
+
+
+def reads_a_global_tensor(x):
+    return x + TABLE
+
+
 ERRORS = [
     (filtered, "a list comprehension with `if` over the pieces of `x.chunk(2)`"),
     (starred_unknown, "a starred assignment of a list of tensors whose length is known only"),
     (too_few, "not enough values to unpack (expected at least 2, got 1)"),
     (returns_in_loop, "`return` inside a loop decided at run time is not supported"),
+    (reads_a_global_tensor, "`TABLE`: a tensor defined outside the function (a global or"),
 ]
 
 
