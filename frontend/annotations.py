@@ -9,6 +9,8 @@ How each kind reaches the IR:
   branch disappears, like TorchScript's refinement), anything else is an `X`;
 - `List[int]`, `List[float]`, `str`: specialized on the value (a constant in the graph), since
   lists are shapes and dims that shape rules need to know;
+- `Dict[str, X]` (X: Tensor, int, float, bool; keys str or int): specialized on the keys, one
+  function argument per value (`%batch.input`), a dict in the body;
 - a flag, a `bool` parameter with a `True`/`False` default of an entry function (annotated
   `bool` or not): specialized on the value like `str` (kind `flag`). Flags pick what a function
   computes and returns (`need_weights`, `batch_first`): as constants the other branch goes
@@ -30,12 +32,14 @@ from dialects.torch.types import BoolType, FloatType, IntType, ListType, ValueTe
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
 _SCALARS: dict[str, Attribute] = {"int": IntType(), "float": FloatType(), "bool": BoolType()}
-_ALIASES = {"List": "list", "Tuple": "tuple", "Optional": "optional"}
+_ALIASES = {"List": "list", "Tuple": "tuple", "Optional": "optional", "Dict": "dict"}
+_DICT_VALUES = ("Tensor", "int", "float", "bool")
 
 
 @dataclass(frozen=True)
 class ArgSpec:
-    """An annotation: `kind` is Tensor, int, float, bool, flag, str, list, tuple or optional."""
+    """An annotation: `kind` is Tensor, int, float, bool, flag, str, list, tuple, dict or
+    optional (`items`: the element types; a dict's value type)."""
 
     kind: str
     items: tuple[ArgSpec, ...] = ()
@@ -51,7 +55,7 @@ class ArgSpec:
     @property
     def is_structured(self) -> bool:
         """Whether calls specialize on the argument (None-ness, list values, tuple shape)."""
-        return self.kind in ("list", "tuple", "optional", "str", "flag") or any(
+        return self.kind in ("list", "tuple", "optional", "str", "flag", "dict") or any(
             i.is_structured for i in self.items
         )
 
@@ -67,7 +71,7 @@ class ArgSpec:
             return self.items[0].default_types()
         if self.kind == "list":
             return [ListType(self.items[0].default_types()[0])]
-        return []  # str and flags: constants
+        return []  # str and flags: constants; dicts: one argument per key of a call
 
 
 Fail = Callable[[ast.AST, str], Exception]
@@ -100,10 +104,16 @@ def _generic(node: ast.Subscript, fail: Fail) -> ArgSpec:
         return ArgSpec("tuple", items)
     if base == "list" and len(items) == 1 and items[0].kind in ("int", "float"):
         return ArgSpec("list", items)
+    if base == "dict" and len(items) == 2 and _dict_of_values(*items):
+        return ArgSpec("dict", (items[1],))
     raise fail(
         node,
         f"unsupported type annotation `{ast.unparse(node)}`",
     )
+
+
+def _dict_of_values(key: ArgSpec, value: ArgSpec) -> bool:
+    return key.kind in ("str", "int") and value.kind in _DICT_VALUES
 
 
 def _optional(node: ast.AST, parts: list[ast.expr], fail: Fail) -> ArgSpec:
@@ -131,6 +141,8 @@ def admits(spec: ArgSpec, types: list[Attribute]) -> bool:
         return len(types) == sum(widths) and all(
             admits(item, [t]) for item, t in zip(spec.items, types)
         )
+    if spec.kind == "dict":
+        return all(admits(spec.items[0], [t]) for t in types)
     if len(types) != 1:
         return False
     if spec.kind == "Tensor":
@@ -165,7 +177,19 @@ def structure_of(spec: ArgSpec | None, value: Any) -> Any:
         return ("str", value)
     if spec.kind == "flag":
         return ("flag", flag_value(value))
+    if spec.kind == "dict":
+        return ("dict", dict_keys(value))
     return None
+
+
+def dict_keys(value: Any) -> tuple[Any, ...]:
+    """A `Dict[...]` argument's keys (str or int), in order."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a dict, got {_describe(value)}")
+    bad = [k for k in value if not isinstance(k, str | int) or isinstance(k, bool)]
+    if bad:
+        raise TypeError(f"dict keys must be str or int, got {bad[0]!r}")
+    return tuple(value)
 
 
 def flag_value(value: Any) -> bool:
@@ -183,6 +207,8 @@ def flatten(spec: ArgSpec | None, value: Any) -> list[Any]:
         return [] if value is None else flatten(spec.items[0], value)
     if spec.kind == "tuple":
         return [x for s, v in zip(spec.items, value) for x in flatten(s, v)]
+    if spec.kind == "dict":
+        return [x for v in value.values() for x in flatten(spec.items[0], v)]
     return []  # lists, strings and flags are constants of the specialized graph
 
 
@@ -198,6 +224,10 @@ def constant_of(spec: ArgSpec | None, value: Any) -> Any:
         return value
     if spec.kind == "flag":
         return flag_value(value)
+    if spec.kind == "dict":
+        from frontend.script_dicts import DictKeys
+
+        return DictKeys(tuple(value))
     if spec.kind == "optional":
         return constant_of(spec.items[0], value)
     return NotImplemented

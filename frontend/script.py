@@ -193,6 +193,10 @@ class FunctionScripter(
             if node.arg in dicts:
                 self.env[node.arg] = self.dict_parameter(node.arg, dicts[node.arg], values)
                 continue
+            spec = self.annotation(node)
+            if spec is not None and spec.kind == "dict":  # the default graph: keys unknown
+                self.env[node.arg] = self.open_dict_parameter(node.arg, spec)
+                continue
             for i, value in enumerate(values):
                 value.name_hint = f"{node.arg}.{i}" if is_tuple else node.arg
             self.env[node.arg] = tuple(values) if is_tuple else values[0]
@@ -272,6 +276,10 @@ class FunctionScripter(
         if given is None:
             if spec is None:
                 return [UNKNOWN_TENSOR], False
+            if spec.kind == "dict":
+                keys = self.constants.get(arg.arg)
+                count = len(keys.keys) if isinstance(keys, DictKeys) else 0
+                return spec.items[0].default_types() * count, True
             inner = spec.items[0] if spec.kind == "optional" else spec
             return spec.default_types(), inner.kind == "tuple"
         types = given if isinstance(given, list) else [given]

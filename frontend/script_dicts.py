@@ -33,6 +33,21 @@ class DictKeys:
     keys: tuple[Any, ...]
 
 
+class OpenDict(ScriptDict):
+    """A `Dict[str, X]` argument in the default graph (the one `.graph` shows before a call
+    gives the keys): a value read by key (`d["a"]`, `d.get("a")`) becomes a new
+    function argument `%d.a`; `in` and loops see the keys read so far. Calls never run this graph:
+    each key set compiles a graph of its own."""
+
+    def __init__(self, make_value: Any) -> None:
+        super().__init__()
+        self.make_value = make_value
+
+    def open(self, key: Any) -> None:
+        if key not in self:
+            self[key] = self.make_value(key)
+
+
 class DictsMixin:
     """`FunctionScripter`'s dicts."""
 
@@ -50,6 +65,20 @@ class DictsMixin:
         for key, value in zip(keys.keys, values):
             value.name_hint = name + "." + re.sub(r"\W", "_", str(key))
         result = ScriptDict(zip(keys.keys, values))
+        self.dict_blocks[id(result)] = self.entry_block
+        return result
+
+    def open_dict_parameter(self, name: str, spec: Any) -> OpenDict:
+        """The default graph's `Dict[str, X]` parameter `name` (see `OpenDict`)."""
+        (value_type,) = spec.items[0].default_types()
+
+        def make_value(key: Any) -> SSAValue:
+            block = self.entry_block
+            value = block.insert_arg(value_type, len(block.args))
+            value.name_hint = name + "." + re.sub(r"\W", "_", str(key))
+            return value
+
+        result = OpenDict(make_value)
         self.dict_blocks[id(result)] = self.entry_block
         return result
 
@@ -74,6 +103,8 @@ class DictsMixin:
 
     def dict_item(self, node: ast.Subscript, items: ScriptDict) -> Value:
         key = self.dict_key(node.slice)
+        if isinstance(items, OpenDict):
+            items.open(key)
         if key not in items:
             raise self.error(node, f"KeyError: {key!r} is not in the dict")
         return items[key]
@@ -99,5 +130,7 @@ class DictsMixin:
         if name == "get" and 1 <= len(args) <= 2:
             if not isinstance(args[0], KEY_TYPES):
                 raise self.error(node, "dict.get() needs a key known while scripting")
+            if isinstance(items, OpenDict):
+                items.open(args[0])
             return items.get(args[0], args[1] if len(args) == 2 else None)
         raise self.error(node, f"dict.{name}() is not supported in scripted functions")

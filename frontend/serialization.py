@@ -46,7 +46,7 @@ def save(obj: Any, path: str | Path) -> None:
     manifest["methods"] = {}
     weights: dict[str, dict[str, Any]] = {}
     for method_name, (function, params) in methods.items():
-        _check_saveable(function, method_name)
+        _check_saveable(function, method_name, _variants(obj, method_name) or function.variants)
         ir_file = f"methods/{method_name}.mlir"
         files[ir_file] = str(function.module).encode()
         manifest["methods"][method_name] = {
@@ -96,17 +96,25 @@ def _describe(obj: Any) -> tuple[dict[str, tuple[ScriptFunction, list[str]]], An
     raise TypeError(f"cannot save a {type(obj).__name__}: script or trace it first")
 
 
-def _check_saveable(function: ScriptFunction, method: str) -> None:
+def _variants(obj: Any, method: str) -> Any:
+    """A scripted module method's specializations (kept on the method, not its function)."""
+    if isinstance(obj, ScriptModule):
+        return getattr(obj.methods[method], "variants", None)
+    return None
+
+
+def _check_saveable(function: ScriptFunction, method: str, variants: Any) -> None:
     if function.steps is not None:
         raise TypeError(
             f"cannot save {method}: it calls @frontend.ignore functions, which are Python"
         )
-    if function.variants is not None and any(
-        spec is not None and spec.kind in ("list", "str", "optional")
-        for _, spec in function.variants.specs
+    if variants is not None and any(
+        spec is not None and spec.kind in ("list", "str", "optional", "dict")
+        for _, spec in variants.specs
     ):
         raise TypeError(
-            f"cannot save {method}: its graph depends on Optional/List/str argument values"
+            f"cannot save {method}: its graph depends on Optional/List/str argument values "
+            "or on the keys of a Dict argument"
         )
 
 
