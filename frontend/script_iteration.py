@@ -217,6 +217,21 @@ class IterationMixin:
             "or lists whose length is known while scripting; unpack it (a, b = ...) instead",
         )
 
+    def run_time_list_item(self, node: ast.Subscript, value: SSAValue, index: Value) -> Value:
+        """`parts[i]` with `i` known at run time, of the pieces of `x.unbind` / `x.split(n)` /
+        `x.chunk(n)`: piece i made by itself (a negative i counts from the end; like `x[i]`,
+        the index is not bounds-checked)."""
+        make = RUN_TIME_PIECES.get(type(value.owner))
+        if make is None:
+            raise self.error(
+                node.slice,
+                "a list of tensors must be indexed with a constant int, except the pieces of "
+                "x.unbind(d) / x.split(n, d) / x.chunk(n, d)",
+            )
+        sequence = make(self, node.value, value.owner)
+        shifted = self.int_op(node, ast.Add(), index, sequence.length)
+        return sequence.item(self.int_op(node, ast.Mod(), shifted, sequence.length))
+
     def tensor_list_length(self, node: ast.AST, value: SSAValue) -> Value:
         """`len(parts)` of a list of tensors made by an op."""
         sequence = self.tensor_list_sequence(node, value, True)  # type: ignore[arg-type]

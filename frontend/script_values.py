@@ -429,10 +429,13 @@ class ValuesMixin:
 
     def list_item(self, node: ast.Subscript, items: SSAValue) -> Value:
         """`parts[i]` of a list of tensors made by an op (`torch.split(x, sizes)`): a
-        constant index, checked once the list's length is known."""
+        constant index, checked once the list's length is known; an index known at run time
+        (`for i in range(len(parts))`) makes the piece itself (`run_time_list_item`)."""
         index = self.expr(node.slice)
+        if kind_of(index) == "int" and isinstance(index, SSAValue):
+            return self.run_time_list_item(node, items, index)  # type: ignore[attr-defined,no-any-return]
         if not isinstance(index, int) or isinstance(index, bool):
-            raise self.error(node.slice, "a list of tensors must be indexed with a constant int")
+            raise self.error(node.slice, "a list of tensors must be indexed with an int")
         op = self.builder.insert(PrimListGetItemOp(items, self.builder.materialize(index)))
         return op.results[0]
 

@@ -71,6 +71,14 @@ def concatenated(x):
     return torch.cat([c.softmax(-1) for c in x.chunk(3, -1)], -1) + rows
 
 
+def indexed_by_position(x):
+    parts = x.chunk(3, 1)
+    s = x.new_zeros(x.size(0))
+    for i in range(len(parts)):  # parts[i] with i known at run time
+        s = s + parts[i].sum(1) * i
+    return s + x.split(2)[len(parts) - 4].sum()  # a negative index, known at run time
+
+
 def sequence_builtins(x):
     s = x.new_zeros(())
     for i, c in enumerate(reversed(x.split(2, 1))):
@@ -106,6 +114,7 @@ CASES = [
     (unbound_until_positive, (3, 5)),
     (known_sizes, (5, 6)),
     (sequence_builtins, (4, 5)),
+    (indexed_by_position, (5, 7)),
     (concatenated, (5, 7)),
     (starred_pieces, (3, 10)),
 ]
