@@ -606,7 +606,7 @@ def bool_arithmetic(x, b: bool):
 # ---- annotations and arguments ----
 
 
-def dict_annotation(x: Dict[str, int]):  # <-- col 23
+def dict_annotation(x: Dict[str, List[int]]):  # <-- col 23
     """error: annotation|Dict"""
     return x
 
