@@ -371,7 +371,7 @@ def helper_unknown_keyword(x):
 
 
 def global_array(x):
-    """error: no overload accepts \\(Tensor, PyObject\\)"""
+    """error: `GLOBAL_ARRAY`: a tensor defined outside the function"""
     return x + GLOBAL_ARRAY  # <-- col 11
 
 
