@@ -30,7 +30,10 @@ class Argument:
 
     @property
     def field_name(self) -> str:
-        """The IRDL operand name: Python reserves `self`, so it becomes `self_`."""
+        """The IRDL operand name: Python reserves `self`, so it becomes `self_`; an upper case
+        name (`N`) would be an op hook (`torch_op`), so it becomes lower case (`n_`)."""
+        if self.name.isupper():
+            return self.name.lower() + "_"
         return "self_" if self.name == "self" else self.name
 
 

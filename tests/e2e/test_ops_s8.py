@@ -90,6 +90,37 @@ def test_shifts_of_ints_known_at_run_time() -> None:
     assert frontend.script(scalar_shifts)(-37, 3) == scalar_shifts(-37, 3)
 
 
+# ---- fmax / fmin, isin, diff, rot90, trapezoid, vander, tril_indices, renorm, cov ----
+
+
+def elementwise_and_tables(x, y, i):
+    nan = torch.where(y > 0.5, float("nan"), y)
+    return (
+        torch.fmax(x, nan), x.fmin(nan), torch.isin(i, torch.tensor([0, 3])),
+        torch.isin(i, i[0], invert=True), torch.diff(x), x.diff(n=2, dim=0),
+        torch.diff(i, dim=1, prepend=i[:, :1], append=i), torch.rot90(x), x.rot90(-1, [1, 0]),
+        torch.vander(x[0]), torch.vander(i[:, 0], 3, increasing=True),
+        x[torch.tril_indices(3, 3)[0], 0], torch.triu_indices(3, 4, 1),
+    )  # fmt: skip
+
+
+def integrals_and_statistics(x, y):
+    return (
+        torch.trapezoid(x), torch.trapz(x, dx=0.5, dim=0), torch.trapezoid(x, y[0].cumsum(0)),
+        torch.cumulative_trapezoid(x, dim=0), torch.renorm(x, 2, 0, 1.0), x.renorm(1, 1, 0.5),
+        torch.cov(x), x.cov(correction=0), torch.cov(x[0]), torch.corrcoef(x), x[1].corrcoef(),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("program", [elementwise_and_tables, integrals_and_statistics])
+def test_functions_match_pytorch(program) -> None:
+    torch.manual_seed(0)
+    x, y = torch.randn(3, 5), torch.rand(3, 5)
+    args = (x, y, torch.randint(0, 5, (3, 5))) if program is elementwise_and_tables else (x, y)
+    for compiled in compile_both(program, args):
+        assert_like_torch(compiled(*args), program(*args))
+
+
 def shift_float(x):
     return x << 1
 

@@ -1,0 +1,146 @@
+"""`torch.cov(x, correction=1)` and `torch.corrcoef(x)`: the covariance / correlation matrix of
+the variables in x's rows (observations in its columns; a 1-D x is one variable, whose result
+is 0-d: torch squeezes it). Weights (`fweights` / `aweights`) are refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.dtypes import FLOAT32
+from dialects.torch.meta import ShapeError, TensorMeta
+from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.types import IntType, NoneType, ValueTensorType
+
+
+def matrix_type(name: str, x: TensorMeta) -> ValueTensorType:
+    """[V, V] for V variables (0-d for one), float; torch's checks."""
+    if x.dtype is not None and x.dtype.is_bool:
+        raise TypeError(f"{name}(): bool dtype is not supported for input")
+    if x.rank is not None and x.rank > 2:
+        raise ShapeError(
+            f"{name}(): expected input to have two or fewer dimensions but got an input with "
+            f"{x.rank} dimensions"
+        )
+    dtype = None if x.dtype is None else x.dtype if x.dtype.is_float else FLOAT32
+    if x.shape is None:
+        return ValueTensorType(None, dtype)
+    variables = 1 if x.rank in (0, 1) else x.shape[0]
+    return ValueTensorType(() if variables == 1 else (variables, variables), dtype)
+
+
+def covariance(seq: OpSequence, x: SSAValue, correction: Any, result: Any) -> SSAValue:
+    """`(x - mean) @ (x - mean).T / max(N - correction, 0)`, squeezed like torch."""
+    rank = known_rank(x)
+    element = result.element
+    if x.type.element != element:  # type: ignore[attr-defined]
+        x = seq.call(aten("to.dtype"), x, element.scalar_type, False, False, None)
+    if rank != 2:
+        x = seq.call(aten("view"), x, [1, -1])
+    centered = seq.call(aten("sub.Tensor"), x, seq.call(aten("mean.dim"), x, [1], True, None), 1)
+    products = seq.call(aten("matmul"), centered, seq.call(aten("t"), centered))
+    observations = seq.size(x, 1)
+    if isinstance(observations, int):
+        divisor: Any = max(observations - correction, 0)
+    else:
+        divisor = seq.call(aten("max.int"), seq.call(aten("sub.int"), observations, correction), 0)
+    scaled = seq.call(aten("div.Scalar"), products, divisor)
+    if result.sizes:
+        return scaled
+    return seq.call(aten("view"), scaled, [])
+
+
+def numpy_cov(x: Any, correction: int) -> Any:
+    dtype = x.dtype.type if x.dtype.kind == "f" else np.float32
+    x = np.atleast_2d(x.astype(dtype))
+    centered = x - x.mean(1, keepdims=True)
+    with np.errstate(all="ignore"):
+        out = centered @ centered.T / dtype(max(x.shape[1] - correction, 0))
+    return out.squeeze() if out.shape == (1, 1) else out
+
+
+@torch_op
+class AtenCovOp(TorchOp):
+    """`torch.cov(x, correction=1)` / `x.cov()` (no weights)."""
+
+    name = "torch.aten.cov"
+    SCHEMA = (
+        "aten::cov(Tensor self, *, int correction=1, Tensor? fweights=None, "
+        "Tensor? aweights=None) -> Tensor"
+    )
+    PY_NAMES = ("torch.cov", "Tensor.cov", "np.cov")
+    SAMPLES = (Sample(Tn((3, 5))), Sample(Tn((6,), "int64", -5, 5), correction=0))
+    self_ = operand_def(ValueTensorType)
+    correction = operand_def(IntType)
+    fweights = operand_def(ValueTensorType | NoneType)
+    aweights = operand_def(ValueTensorType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, correction, fweights, aweights = args
+        if fweights is not None or aweights is not None:
+            raise TypeError("cov(): fweights and aweights are not supported by tsjit")
+        if not isinstance(correction, int):
+            raise TypeError("cov(): `correction` must be a constant")
+        return [matrix_type("cov", x)]
+
+    @staticmethod
+    def eager(x: Any, correction: int = 1, fweights: Any = None, aweights: Any = None) -> Any:
+        return numpy_cov(x, correction)
+
+    def decompose(self) -> Any:
+        if known_rank(self.self_) is None:
+            return None
+        seq = OpSequence()
+        covariance(seq, self.self_, arg_value(self.correction), self.result.type)
+        return seq.ops
+
+
+@torch_op
+class AtenCorrcoefOp(TorchOp):
+    """`torch.corrcoef(x)` / `x.corrcoef()`: cov scaled by the standard deviations, clipped
+    to [-1, 1] (one variable: `c / c`)."""
+
+    name = "torch.aten.corrcoef"
+    SCHEMA = "aten::corrcoef(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.corrcoef", "Tensor.corrcoef", "np.corrcoef")
+    SAMPLES = (Sample(Tn((3, 6))),)
+    self_ = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return [matrix_type("corrcoef", args[0])]
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        c = numpy_cov(x, 1)
+        with np.errstate(all="ignore"):
+            if c.ndim == 0:
+                return c / c
+            std = np.sqrt(np.diagonal(c))
+            return np.clip(c / std[:, None] / std[None, :], -1, 1)
+
+    def decompose(self) -> Any:
+        if known_rank(self.self_) is None:
+            return None
+        seq = OpSequence()
+        c = covariance(seq, self.self_, 1, self.result.type)
+        if not self.result.type.sizes:  # type: ignore[attr-defined]
+            seq.call(aten("div.Tensor"), c, c)
+            return seq.ops
+        std = seq.call(aten("sqrt"), seq.call(aten("diagonal"), c, 0, 0, 1))
+        rows = seq.call(aten("div.Tensor"), c, seq.call(aten("unsqueeze"), std, 1))
+        scaled = seq.call(aten("div.Tensor"), rows, seq.call(aten("unsqueeze"), std, 0))
+        seq.call(aten("clamp"), scaled, -1.0, 1.0)
+        return seq.ops
+
+
+OPS = (AtenCovOp, AtenCorrcoefOp)
