@@ -50,7 +50,7 @@ from frontend.script_dicts import DictKeys, DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
 from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
 from frontend.script_iteration import IterationMixin, RunTimeSequence
-from frontend.script_lambda import is_lambda, lambda_source
+from frontend.script_lambda import is_lambda, lambda_source, source_required
 from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
@@ -89,14 +89,9 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     """The function's `ast` and its source file; ScriptError if the source is unavailable."""
     if is_lambda(fn):
         return lambda_source(fn)
-    try:
+    with source_required(fn):
         lines, first_line = inspect.getsourcelines(fn)
         filename = inspect.getsourcefile(fn) or "<unknown>"
-    except (OSError, TypeError) as err:
-        raise ScriptError(
-            f"cannot script {getattr(fn, '__qualname__', fn)!r}: its source is not available",
-            hint="define the function in a .py file (not in `python -c` or an interactive prompt)",
-        ) from err
     raw = "".join(lines)
     dedented = textwrap.dedent(raw)
     indent = len(lines[0]) - len(lines[0].lstrip())

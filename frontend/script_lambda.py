@@ -12,10 +12,23 @@ from __future__ import annotations
 
 import ast
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from frontend.errors import ScriptError, SourceFile
+
+
+@contextmanager
+def source_required(fn: Callable[..., Any]) -> Iterator[None]:
+    """Turns `inspect`'s failures to find `fn`'s source into a ScriptError."""
+    try:
+        yield
+    except (OSError, TypeError) as err:
+        raise ScriptError(
+            f"cannot script {getattr(fn, '__qualname__', fn)!r}: its source is not available",
+            hint="define the function in a .py file (not in `python -c` or an interactive prompt)",
+        ) from err
 
 
 def is_lambda(fn: Any) -> bool:
@@ -24,14 +37,9 @@ def is_lambda(fn: Any) -> bool:
 
 def lambda_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     """The lambda as a function definition, and its file (line 1 is the file's line 1)."""
-    try:
+    with source_required(fn):
         lines, _ = inspect.findsource(fn)
         filename = inspect.getsourcefile(fn) or "<unknown>"
-    except (OSError, TypeError) as err:
-        raise ScriptError(
-            f"cannot script {fn!r}: its source is not available",
-            hint="define the function in a .py file (not in `python -c` or an interactive prompt)",
-        ) from err
     code = fn.__code__
     node = _the_lambda(ast.parse("".join(lines)), code)
     if node is None:
