@@ -452,9 +452,10 @@ class ValuesMixin:
         return self.new_list(picked) if isinstance(picked, list) else picked  # type: ignore[attr-defined]
 
     def index_tensor(self, node: ast.Subscript, value: Value) -> Value:
-        """`x[0, 1:3, ..., idx]`: ints select, slices slice, and one integer index tensor (at
-        any position) picks along its dim last (`aten.index.Tensor`, None for the dims before
-        it), so ints after it still select first, as in PyTorch."""
+        """`x[0, 1:3, ..., idx]`, `x[rows, cols]`: ints select, slices slice, and the index
+        tensors (integer or lists of ints, at any positions; or one bool mask) pick last, in
+        one `aten.index.Tensor` (None for the dims between), so ints after them still select
+        first, as in PyTorch."""
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         ellipses = [i for i, item in enumerate(items) if _is_ellipsis(item)]
         if len(ellipses) > 1:
@@ -464,46 +465,54 @@ class ValuesMixin:
             for i, item in enumerate(items)
             if not (isinstance(item, ast.Slice) or _is_ellipsis(item))
         }
+        for i, v in values.items():  # `x[[0, 2], [1, 3]]`: constant index tensors
+            if isinstance(v, list) and v and all(type(e) in (int, bool) for e in v):
+                values[i] = self.index_literal(v)  # type: ignore[attr-defined]
         tensors = [i for i, v in values.items() if kind_of(v) == "Tensor"]
-        if len(tensors) > 1:
-            raise self.error(
-                items[tensors[1]],
-                "indexing with more than one index tensor is not supported",
-                "index one dim at a time (x[:, i][j]) or use torch.gather",
-            )
         split = ellipses[0] if ellipses else len(items)
-        dim, picked = 0, None
+        dim, picked = 0, {}
         for i in range(split):
             if i in tensors:
-                picked = dim
+                picked[i] = dim
             value, kept = self.index_one(items[i], values.get(i), value, dim)
             dim += kept
         kept_after = 0  # after `...`, dims count from the end, rightmost first
         for i in reversed(range(split + 1, len(items))):
             if i in tensors:
-                picked = -(kept_after + 1)
+                picked[i] = -(kept_after + 1)
             value, kept = self.index_one(items[i], values.get(i), value, -(kept_after + 1))
             kept_after += kept
-        if picked is None:
+        if not picked:
             return value
-        return self.index_by_tensor(items[tensors[0]], value, picked, values[tensors[0]])
+        return self.index_by_tensors(node, items, value, picked, values)
 
-    def index_by_tensor(self, item: ast.expr, value: Value, dim: int, index: Value) -> Value:
-        """`value[:, ..., index]` with `index` at `dim` (negative: from the end)."""
-        if dim < 0:
-            rank = value.type.rank if isinstance(value, SSAValue) else None  # type: ignore[attr-defined]
-            if rank is None:
-                raise self.error(
-                    item,
-                    "an index tensor after `...` needs the tensor's rank, which is not known "
-                    "while scripting",
-                    "write the dims out: x[:, :, idx] instead of x[..., idx]",
-                )
-            dim += rank
-        listed = self.builder.list_of(
-            [*(self.builder.materialize(None) for _ in range(dim)), index]  # type: ignore[list-item]
-        )
-        return self.emit(item, (AtenIndexTensorOp,), [value, listed], {})[0]
+    def index_by_tensors(
+        self,
+        node: ast.Subscript,
+        items: list[ast.expr],
+        value: Value,
+        picked: dict[int, int],
+        values: dict[int, Value],
+    ) -> Value:
+        """`value[:, i, j]`: the index tensor of item i at dim `picked[i]` (negative: from the
+        end) in one `aten.index.Tensor`, None for the other dims before the last one."""
+        dims: dict[int, Value] = {}
+        for i, dim in picked.items():
+            if dim < 0:
+                rank = value.type.rank if isinstance(value, SSAValue) else None  # type: ignore[attr-defined]
+                if rank is None:
+                    raise self.error(
+                        items[i],
+                        "an index tensor after `...` needs the tensor's rank, which is not "
+                        "known while scripting",
+                        "write the dims out: x[:, :, idx] instead of x[..., idx]",
+                    )
+                dim += rank
+            dims[dim] = values[i]
+        none = self.builder.materialize(None)
+        listed = self.builder.list_of([dims.get(d, none) for d in range(max(dims) + 1)])  # type: ignore[misc]
+        at = node.slice if len(picked) > 1 else items[next(iter(picked))]
+        return self.emit(at, (AtenIndexTensorOp,), [value, listed], {})[0]
 
     def index_one(self, item: ast.expr, index: Value, value: Value, dim: int) -> tuple[Value, int]:
         """Apply one index item (`index`: its value, unless a slice) at `dim`; also return how
@@ -522,16 +531,14 @@ class ValuesMixin:
             start, end, step = bounds
             args = [value, dim, start, end, 1 if step is None else step]
             return self.emit(item, (AtenSliceTensorOp,), args, {})[0], 1
-        if index is None:
-            raise self.error(
-                item, "indexing with None (a new axis) is not supported", "use x.unsqueeze(dim)"
-            )
+        if index is None:  # a new axis of size 1, as x.unsqueeze(dim)
+            return self.emit(item, ops_for_method("unsqueeze"), [value, dim], {})[0], 1
         if kind_of(index) == "Tensor":
             return value, 1
         if kind_of(index) != "int":
             raise self.error(
                 item,
-                f"a tensor can only be indexed by ints, slices and one index tensor, not by "
+                f"a tensor can only be indexed by ints, slices and index tensors, not by "
                 f"{kind_of(index)}",
                 "an argument that is a dict needs the annotation `Dict[str, Tensor]`"
                 if isinstance(index, str)

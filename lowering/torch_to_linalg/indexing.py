@@ -1,30 +1,42 @@
-"""Lowers index_select, gather, embedding and `x[index]` to copies that read the index first.
+"""Lowers index_select, gather, embedding and `x[i]` / `x[rows, cols]` to copies that read
+the index first.
 
 Each is one generic over the result (`copy_by_index`): the body reads the index element with
-`tensor.extract`, casts it to `index`, and reads the source there. Indices are not checked.
+`tensor.extract`, casts it to `index`, and reads the source there. `x[...]`'s index tensors are
+checked first (IndexError out of range); the others' indices are not checked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import IndexType, TensorType
-from xdsl.ir import SSAValue
+from xdsl.dialects import cf, tensor
+from xdsl.dialects.builtin import IndexType, TensorType, i1
+from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from dialects.torch.meta import broadcast_shapes
 from dialects.torch.op_base import arg_value
+from dialects.torch.ops.index_put import adjacent
 from dialects.torch.ops.indexing import (
     AtenEmbeddingOp,
     AtenGatherOp,
     AtenIndexSelectOp,
     AtenIndexTensorOp,
 )
-from dialects.torch.ops.prim import PrimListConstructOp
 from dialects.torch.scalar_builder import ScalarBuilder
-from lowering.torch_to_linalg.copies import copy_by_index, dim_size
+from dialects.torch.types import NoneType
+from lowering.torch_to_linalg.control_flow import RAISE_SEPARATOR
+from lowering.torch_to_linalg.copies import copy_by_index, dim_size, index_const, list_elements
+from lowering.torch_to_linalg.reduction import fold
 from lowering.torch_to_linalg.scalars import build_scalars
-from lowering.torch_to_linalg.utils import static_shape, tensor_type_of
+from lowering.torch_to_linalg.utils import (
+    broadcast_map,
+    size_sources,
+    static_shape,
+    tensor_type_of,
+)
 
 
 def index_reader(
@@ -114,30 +126,92 @@ class ConvertEmbeddingOp(RewritePattern):
 
 
 class ConvertIndexTensorOp(RewritePattern):
-    """`result[i..., k..., j...] = self[i..., wrap(index[k...]), j...]` (the index at dim d =
-    the number of None entries before it), a negative index counting from the end."""
+    """`x[i0, :, i2]` (`aten.index.Tensor`, integer index tensors at dims D, None for `:`):
+    after an in-range check of each index tensor (`checked_in_range`), one generic over the
+    result `result[k..., b..., k'...] = self[...]` reading each indexed dim d at
+    `wrap(index_d[b])` (broadcast over B) and each kept dim at its loop index. B sits at D's
+    first dim when D is adjacent, else first (`dialects/torch/ops/index_put.py`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenIndexTensorOp, rewriter: PatternRewriter) -> None:
         source = op.self_
-        listed = op.indices.owner
-        assert isinstance(listed, PrimListConstructOp)
-        d = len(listed.elements) - 1
-        index = listed.elements[-1]
-        index_rank = _rank(index)
-        sizes = [dim_size(rewriter, source, k) for k in range(d)]
-        sizes += [dim_size(rewriter, index, k) for k in range(index_rank)]
-        sizes += [dim_size(rewriter, source, k) for k in range(d + 1, _rank(source))]
-        extent = dim_size(rewriter, source, d)
-        read = index_reader(rewriter, index)
+        entries = list_elements(op.indices)
+        dims = [d for d, e in enumerate(entries) if not isinstance(e.type, NoneType)]
+        indices = [entries[d] for d in dims]
+        rank = _rank(source)
+        sizes = [dim_size(rewriter, source, d) for d in range(rank)]
+        for index, d in zip(indices, dims, strict=True):
+            checked_in_range(rewriter, index, sizes[d], d)
+        broadcast = broadcast_shapes([static_shape(i.type) for i in indices])
+        assert broadcast is not None
+        carriers = size_sources(indices, len(broadcast))
+        broadcast_sizes = [
+            index_const(rewriter, 1) if carrier is None else dim_size(rewriter, *carrier)
+            for carrier in carriers
+        ]
+        kept = [d for d in range(rank) if d not in dims]
+        at = dims[0] if adjacent(dims) else 0
+        result_sizes = [
+            *(sizes[d] for d in kept[:at]),
+            *broadcast_sizes,
+            *(sizes[d] for d in kept[at:]),
+        ]
+        readers = [index_reader(rewriter, index) for index in indices]
+        maps = [broadcast_map(static_shape(i.type), broadcast) for i in indices]
+        count = len(broadcast)
 
         def source_indices(b: ScalarBuilder, loop: list[SSAValue]) -> list[SSAValue]:
-            at = read(b, loop[d : d + index_rank])
-            wrapped = b.select(b.cmp("lt", at, b.const(0, IndexType())), b.add(at, extent), at)
-            return [*loop[:d], wrapped, *loop[d + index_rank :]]
+            zero = b.const(0, IndexType())
+            kept_loop = iter([*loop[:at], *loop[at + count :]])
+            positions = loop[at : at + count]
+            read_at: list[SSAValue] = []
+            for d in range(rank):
+                if d not in dims:
+                    read_at.append(next(kept_loop))
+                    continue
+                k = dims.index(d)
+                where = [
+                    positions[e.position] if isinstance(e, AffineDimExpr) else zero
+                    for e in maps[k].results
+                ]
+                value = readers[k](b, where)
+                read_at.append(b.select(b.cmp("lt", value, zero), b.add(value, sizes[d]), value))
+            return read_at
 
-        result = copy_by_index(rewriter, source, source_indices, tensor_type_of(op), sizes)
+        result = copy_by_index(rewriter, source, source_indices, tensor_type_of(op), result_sizes)
         rewriter.replace(op, [], [result])
+
+
+def checked_in_range(rewriter: PatternRewriter, index: SSAValue, size: SSAValue, dim: int) -> None:
+    """Insert `cf.assert` that every element of the integer tensor `index` is in `[-size,
+    size)`: the python target raises IndexError otherwise, before anything reads through it.
+    A fold over the index (a 0-d index: one compare before the loops)."""
+
+    def inside(b: ScalarBuilder, value: SSAValue) -> SSAValue:
+        at = b.index_cast(value, IndexType())
+        low = b.sub(b.const(0, IndexType()), size)
+        return b.and_(b.cmp("ge", at, low), b.cmp("lt", at, size))
+
+    rank = _rank(index)
+    if rank == 0:
+        element = _element_of(index)
+        ok = build_scalars(
+            rewriter, lambda b: inside(b, b.emit(tensor.ExtractOp(index, [], element)))
+        )
+    else:
+        identity = AffineMap.identity(rank)
+        folded = fold(
+            rewriter, [index], [identity], list(range(rank)), False, [(i1, True)],
+            lambda b, args: [b.and_(args[1], inside(b, args[0]))],
+        )[0]  # fmt: skip
+        ok = build_scalars(rewriter, lambda b: b.emit(tensor.ExtractOp(folded, [], i1)))
+    message = f"IndexError{RAISE_SEPARATOR}index(): an index is out of range for dim {dim}"
+    rewriter.insert(cf.AssertOp(ok, message))
+
+
+def _element_of(value: SSAValue) -> Attribute:
+    assert isinstance(value.type, TensorType)
+    return value.type.element_type
 
 
 PATTERNS: tuple[RewritePattern, ...] = (

@@ -138,8 +138,8 @@ def one_hot_without_classes(i):
     return F.one_hot(i)
 
 
-def two_index_tensors(v, i):
-    return v[i, i]
+def index_tensor_after_ellipsis(v, i):
+    return v[..., i]
 
 
 def flip_same_dim_twice(v):
@@ -179,7 +179,7 @@ def test_bad_inputs_raise_torch_errors(fn: Any, args: Any, error: Any, message: 
     ("fn", "message"),
     [
         (one_hot_without_classes, "one_hot: pass num_classes"),
-        (two_index_tensors, "more than one index tensor is not supported"),
+        (index_tensor_after_ellipsis, "an index tensor after `...` needs the tensor's rank"),
     ],
 )
 def test_unsupported_forms_are_located_errors(fn: Any, message: str) -> None:

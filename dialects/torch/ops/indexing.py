@@ -12,10 +12,11 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.meta import ShapeError, TensorMeta
+from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import constant_dim
+from dialects.torch.ops.index_put import indexed_shape
 from dialects.torch.ops.prim import PrimListConstructOp
 from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
 
@@ -169,44 +170,89 @@ class AtenEmbeddingOp(TorchOp):
         return weight[checked_indices("embedding", indices, weight.shape[0])]
 
 
-def indexed_dim(op_name: str, indices: Any) -> tuple[int, TensorMeta]:
-    """The dim an index list indexes (its None entries are the `:` before it) and the index."""
+def index_entries(op_name: str, indices: Any) -> list[tuple[int, TensorMeta]]:
+    """The (dim, index tensor) of each non-None entry of an index list (None entries are `:`)."""
     if not isinstance(indices, list):
         raise TypeError(f"{op_name}(): the index list must have a known length")
-    tensors = [i for i, t in enumerate(indices) if t is not None]
-    if len(tensors) != 1 or tensors[0] != len(indices) - 1:
+    entries = [(d, index) for d, index in enumerate(indices) if index is not None]
+    if not entries:
+        raise TypeError(f"{op_name}(): at least one index must be a tensor")
+    if not all(isinstance(index, TensorMeta) for _, index in entries):
+        raise TypeError(f"{op_name}(): indices must be tensors (or None for `:`)")
+    return entries
+
+
+def is_mask_index(index: TensorMeta) -> bool:
+    return index.dtype is not None and index.dtype.is_bool
+
+
+def masked_dim(op_name: str, indices: list[Any], entries: list[tuple[int, TensorMeta]]) -> int:
+    """The dim of the one boolean mask of an index list (the last entry, `x[:, mask]`)."""
+    if len(entries) > 1:
         raise TypeError(
-            f"{op_name}(): indexing with more than one index tensor (or an index tensor "
-            "before a slice, x[idx, :] written as x[idx]) is not supported"
+            f"{op_name}(): a boolean mask must be the only index tensor (x[mask]); combining "
+            "it with other index tensors is not supported"
         )
-    index = indices[-1]
-    if not isinstance(index, TensorMeta):
-        raise TypeError(f"{op_name}(): the index must be a tensor")
-    return tensors[0], index
+    d = entries[0][0]
+    if d != len(indices) - 1:
+        raise TypeError(f"{op_name}(): a boolean mask must be the last entry of the index list")
+    return d
+
+
+def advanced_index_shape(
+    op_name: str, x: TensorMeta, indices: list[Any], entries: list[tuple[int, TensorMeta]]
+) -> tuple[int, ...] | None:
+    """The shape of `x[indices]` for integer index tensors: their shapes broadcast to B, which
+    replaces the indexed dims where those are adjacent, else comes first (PyTorch's placement,
+    `dialects/torch/ops/index_put.py`); the dims after the list are kept whole."""
+    for _, index in entries:
+        check_index_dtype(op_name, index)
+    if x.rank == 0:
+        raise IndexError(f"{op_name}(): a 0-d tensor cannot be indexed by a tensor")
+    if x.rank is not None and len(indices) > x.rank:
+        raise IndexError(
+            f"{op_name}(): too many indices for tensor of dimension {x.rank} (got {len(indices)})"
+        )
+    shapes = [index.shape for _, index in entries]
+    try:
+        broadcast = broadcast_shapes(shapes)
+    except ShapeError:
+        listed = ", ".join(_shape_text(s) for s in shapes if s is not None)
+        raise IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes " + listed
+        ) from None
+    if x.shape is None or broadcast is None:
+        return None
+    return indexed_shape(x.shape, [d for d, _ in entries], broadcast)
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join("?" if n == DYN else str(n) for n in shape) + "]"
 
 
 @torch_op
 class AtenIndexTensorOp(TorchOp):
-    """`x[index]`, `x[:, index]`, `x[..., index]` with one integer index tensor: the slices of
-    `x` along dim d picked by `index` (negative indices count from the end); the result is
-    `x.shape[:d] + index.shape + x.shape[d + 1:]`.
+    """`x[i]`, `x[:, i]`, `x[rows, cols]`, `x[i0, :, i2]`: integer index tensors (an entry per
+    leading dim of `x`, None for `:`; dims after the list are kept whole) broadcast together to
+    a shape B and pick the elements at `(i0[b], i1[b], ...)` along the dims they index; B
+    replaces those dims where they are adjacent, else comes first (`x[i0, :, i2]` of a
+    [4, 3, 5] tensor with i0, i2 of shape [7] is [7, 3]). Negative indices count from the end;
+    one out of range is an IndexError (also in compiled code). One boolean mask, the last
+    entry, may be the only index (`x[mask]`, `x[:, mask]`: `value_sized.py`).
 
     ```mlir
-    %l = torch.prim.ListConstruct %none, %i : (!torch.none, !torch.vtensor<[5],si64>) -> !torch.list<vtensor>
-    %r = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,3],f32>, !torch.list<vtensor> -> !torch.vtensor<[4,5],f32>
+    %l = torch.prim.ListConstruct %i, %none, %j : (!torch.vtensor<[5],si64>, !torch.none, !torch.vtensor<[5],si64>) -> !torch.list<vtensor>
+    %r = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,3,6],f32>, !torch.list<vtensor> -> !torch.vtensor<[5,3],f32>
     ```
-    ATen's `indices` are `Tensor?[]`: an entry per dim, None for `:`; here exactly one entry
-    is a tensor, the last (dims after it are kept whole).
     """
 
     name = "torch.aten.index.Tensor"
     SCHEMA = "aten::index.Tensor(Tensor self, Tensor[] indices) -> Tensor"
     PY_NAMES = ()  # the frontend emits it for `x[index]`
     SAMPLES = (
-        Sample(Tn((4, 3)), [Tn((5,), "int64", -4, 4)]),
-        Sample(Tn((5,), "int64"), [Tn((2, 3), "int32", 0, 5)]),
-        Sample(Tn((3, 2, 2), "bool"), [Tn((), "int64", 0, 3)]),
-    )  # `x[:, index]` (None entries): tests/e2e/test_movement_ops.py
+        Sample(Tn((4, 3, 2)), [Tn((2, 1), "int64", -4, 4), Tn((3,), "int32", -3, 3)]),
+        Sample(Tn((3, 2, 2), "bool"), [Tn((), "int64", -3, 3)]),
+    )  # None entries (`x[i, :, j]`) and PyTorch as the oracle: tests/e2e/test_index_read.py
     self_ = operand_def(ValueTensorType)
     indices = operand_def(ListType)
     result = result_def(ValueTensorType)
@@ -214,34 +260,34 @@ class AtenIndexTensorOp(TorchOp):
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
         x, indices = args
-        d, index = indexed_dim("index", indices)
-        if index.dtype is not None and index.dtype.is_bool:  # x[mask]: dialects/.../value_sized.py
+        entries = index_entries("index", indices)
+        if any(is_mask_index(index) for _, index in entries):  # x[mask]: value_sized.py
             from dialects.torch.ops.value_sized import masked_index_shape
 
-            return [ValueTensorType(masked_index_shape("index", x, d, index), x.dtype)]
-        check_index_dtype("index", index)
-        if x.rank == 0:
-            raise IndexError("index(): a 0-d tensor cannot be indexed by a tensor")
-        if x.rank is not None and d >= x.rank:
-            raise IndexError(
-                f"index(): too many indices for tensor of dimension {x.rank} (got {d + 1})"
-            )
-        if x.shape is None or index.shape is None:
-            return [ValueTensorType(None, x.dtype)]
-        return [ValueTensorType((*x.shape[:d], *index.shape, *x.shape[d + 1 :]), x.dtype)]
+            d = masked_dim("index", indices, entries)
+            return [ValueTensorType(masked_index_shape("index", x, d, indices[d]), x.dtype)]
+        return [ValueTensorType(advanced_index_shape("index", x, indices, entries), x.dtype)]
 
     @staticmethod
     def eager(x: Any, indices: Any) -> Any:
-        d = len(indices) - 1
-        if np.asarray(indices[-1]).dtype == np.bool_:
+        entries = [(d, np.asarray(index)) for d, index in enumerate(indices) if index is not None]
+        if entries[0][1].dtype == np.bool_:
             from dialects.torch.ops.value_sized import masked_index_eager
 
-            return masked_index_eager(x, d, indices[-1])
-        index = np.asarray(indices[-1], dtype=np.int64)
-        size = x.shape[d]
-        if index.size and (index.min() < -size or index.max() >= size):
-            raise IndexError(f"index(): index out of range for dim {d} of size {size}")
-        return x[(slice(None),) * d + (index,)]
+            return masked_index_eager(x, entries[0][0], entries[0][1])
+        key: list[Any] = [slice(None)] * len(indices)
+        for d, index in entries:
+            size = x.shape[d]
+            if index.size and (index.min() < -size or index.max() >= size):
+                raise IndexError(f"index(): index out of range for dim {d} of size {size}")
+            key[d] = index.astype(np.int64)
+        try:
+            np.broadcast_shapes(*(index.shape for _, index in entries))
+        except ValueError:
+            raise IndexError(
+                "shape mismatch: indexing tensors could not be broadcast together"
+            ) from None
+        return np.array(x[tuple(key)])
 
     def decompose(self) -> Any:
         """`x[mask]` with a bool mask: nonzero and index_select (`value_sized.py`)."""
