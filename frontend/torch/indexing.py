@@ -1,7 +1,7 @@
 """`x[key]` as registry ops, like the script frontend spells it: an int is `aten.select.int`, a
 slice `aten.slice.Tensor`, `None` `aten.unsqueeze`, `...` skips dims; an integer index tensor
-along one dim, or a bool mask over one or more dims, is `aten.index.Tensor` (picked after the
-other items, as in PyTorch)."""
+(or list of ints) per dim it indexes, or a bool mask over one or more dims, are one
+`aten.index.Tensor` (picked after the other items, as in PyTorch)."""
 
 from __future__ import annotations
 
@@ -20,38 +20,46 @@ INDEX = (BY_NAME["torch.aten.index.Tensor"],)
 
 
 def index(tensor: Tensor, key: Any) -> Tensor:
-    """PyTorch indexing by ints, slices, None, `...` and one integer index tensor (applied
-    last, so ints after it still select first); IndexError with torch's wording for bad keys."""
+    """PyTorch indexing by ints, slices, None, `...` and integer index tensors (applied last,
+    together, so ints after them still select first); IndexError with torch's wording for
+    bad keys."""
     items = list(key) if isinstance(key, tuple) else [key]
     ellipses = [i for i, item in enumerate(items) if item is Ellipsis]
     if len(ellipses) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
+    consumed = sum(
+        _span(item) if _is_index_tensor(item) else 1
+        for item in items
+        if item is not None and item is not Ellipsis
+    )
     if consumed > tensor.ndim:
         raise IndexError(f"too many indices for tensor of dimension {tensor.ndim} (got {consumed})")
     tensors = [i for i, item in enumerate(items) if _is_index_tensor(item)]
-    if len(tensors) > 1:
-        raise NotImplementedError("indexing with more than one index tensor is not supported")
     split = ellipses[0] if ellipses else len(items)
-    value, dim, picked = tensor, 0, None
+    value, dim, picked = tensor, 0, {}
     for i in range(split):
         if i in tensors:
-            picked = dim
+            picked[i] = dim
         value, kept = _index_one(value, items[i], dim)
         dim += kept
     kept_after = 0  # after `...`, dims count from the end, rightmost first
     for i in reversed(range(split + 1, len(items))):
         if i in tensors:
-            picked = -(kept_after + _span(items[i]))
+            picked[i] = -(kept_after + _span(items[i]))
         value, kept = _index_one(value, items[i], -(kept_after + 1))
         kept_after += kept
-    if picked is None:
+    if not picked:
         return value
-    return _index_select(value, items[tensors[0]], picked)
+    return _index_by_tensors(value, [(items[i], dim) for i, dim in picked.items()])
 
 
 def _is_index_tensor(item: Any) -> bool:
-    return isinstance(item, Tensor | np.ndarray | list) and np.ndim(_values(item)) > 0
+    """An index tensor (any rank above 0) or a bool mask (a 0-d one too: `x[t]` of a 0-d bool
+    `t` adds a dim of size 1 or 0)."""
+    if not isinstance(item, Tensor | np.ndarray | list):
+        return False
+    values = _values(item)
+    return values.ndim > 0 or values.dtype == np.bool_
 
 
 def _index_one(value: Tensor, item: Any, dim: int) -> tuple[Tensor, int]:
@@ -101,19 +109,23 @@ def _unsqueeze(value: Tensor, dim: int) -> Tensor:
     return dispatch(candidates, (value, dim), {})
 
 
-def _index_select(value: Tensor, item: Any, dim: int) -> Tensor:
-    """`value[:, ..., item]` with an integer index tensor or a bool mask at `dim`
-    (`aten.index.Tensor` with None for the dims before it; negative indices count from the
-    end; a mask picks the elements of the dims it covers where it is True)."""
-    values = _values(item)
-    if values.dtype.kind not in "iub":
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    if isinstance(item, Tensor):
-        indices = item
-    else:
-        indices = Tensor.wrap(values if values.dtype == np.bool_ else values.astype(np.int64))
-    position = dim % max(value.ndim, 1)
-    return dispatch(INDEX, (value, [None] * position + [indices]), {})
+def _index_by_tensors(value: Tensor, picked: list[tuple[Any, int]]) -> Tensor:
+    """`value[:, i, j]` with integer index tensors (or one bool mask) at the dims given
+    (negative: from the end): one `aten.index.Tensor`, None for the other dims before the last
+    (negative indices count from the end; index tensors broadcast together and take PyTorch's
+    placement; a mask picks the elements of the dims it covers where it is True)."""
+    at: dict[int, Tensor] = {}
+    for item, dim in picked:
+        values = _values(item)
+        if values.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if isinstance(item, Tensor):
+            indices = item
+        else:
+            indices = Tensor.wrap(values if values.dtype == np.bool_ else values.astype(np.int64))
+        at[dim % max(value.ndim, 1)] = indices
+    entries = [at.get(d) for d in range(max(at) + 1)]
+    return dispatch(INDEX, (value, entries), {})
 
 
 def _values(item: Any) -> np.ndarray:  # type: ignore[type-arg]

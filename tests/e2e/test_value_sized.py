@@ -102,6 +102,7 @@ CASES = [
     # (function, argument sets: some select nothing, one 0-d / 1-D / 3-D each)
     (positive, [(rand(6, 4),), (-torch.ones(3, 4),), (rand(5),), (X3,)]),
     (masked, [(X3, mask(2, 3)), (X3, torch.zeros(2, 3, dtype=torch.bool)), (X3, mask(2))]),
+    (masked, [(X3, torch.tensor(True)), (rand(), torch.tensor(False))]),  # 0-d masks
     (inner_mask, [(rand(3, 5), mask(5)), (rand(2, 5), torch.zeros(5, dtype=torch.bool))]),
     (positive_sum, [(rand(4, 3),), (-torch.ones(2),)]),
     (masked_mean, [(rand(4, 3), mask(4, 3))]),
