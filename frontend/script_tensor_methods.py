@@ -138,6 +138,8 @@ class TensorMethodsMixin:
             if known is not None and known.element is not None:
                 return known.element
             return self.emit(node, (PrimDtypeOp,), [tensor], {})[0]
+        if node.attr in ("mT", "mH"):  # real tensors only: mH is mT
+            return self.emit(node, ops_for_method("transpose"), [tensor, -2, -1], {})[0]
         if node.attr == "T":
             known = known_tensor_type(tensor)
             rank = known.rank if known is not None else None

@@ -41,6 +41,8 @@ def counterparts() -> dict[int, tuple[Any, str, Any]]:
         for name in dir(ours):
             theirs = getattr(real, name, None)
             mine = getattr(ours, name, None)
+            if real is torch.Tensor and name in ("T", "mT", "mH"):
+                mine = vars(Tensor)[name].fget  # properties: found by their descriptor
             if theirs is None or not callable(mine) or isinstance(theirs, type):
                 continue
             table.setdefault(id(theirs), (theirs, f"{prefix}.{name}", mine))
@@ -247,6 +249,9 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if not recorder.is_traced([*mirrors, *options.values()]):
         return out
     entry = counterparts().get(id(func))
+    if entry is None and getattr(func, "__name__", "") == "__get__":  # a property: `x.mT`
+        entry = counterparts().get(id(getattr(func, "__self__", None)))
+        func = entry[0] if entry is not None else func
     if entry is None or entry[0] is not func:
         name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
         raise TraceError(

@@ -68,6 +68,7 @@ def _entry(name: str) -> tuple[Any, str]:
     if name not in _KERNELS and name.startswith("tsjit."):  # built-in: a remembered program's
         import lowering.along_dim_kernels  # noqa: F401  (registers the tsjit.* kernels)
         import lowering.index_put_kernels  # noqa: F401
+        import lowering.linalg_kernels  # noqa: F401
         import lowering.value_sized_kernels  # noqa: F401
     if name not in _KERNELS:
         raise KernelError(

@@ -32,6 +32,7 @@ from dialects.torch.ops import (
     integration,
     joining,
     linear,
+    linear_algebra,
     local_response_norm,
     logical,
     losses,
@@ -138,6 +139,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *triangle_indices.OPS,
     *renorm.OPS,
     *covariance.OPS,
+    *linear_algebra.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

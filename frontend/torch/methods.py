@@ -247,6 +247,11 @@ def _transposed(self: Tensor) -> Tensor:
     return self.permute(list(reversed(range(self.ndim))))  # type: ignore[attr-defined]
 
 
+def _matrix_transposed(self: Tensor) -> Tensor:
+    """`x.mT` (and `x.mH`: no complex numbers here): the last two dims swapped."""
+    return self.transpose(-2, -1)  # type: ignore[attr-defined,no-any-return]
+
+
 @registry_fallback
 def view_as(self: Tensor, other: Tensor) -> Tensor:
     return self.view(list(other.shape))  # type: ignore[attr-defined]
@@ -270,6 +275,8 @@ def _new(kind: str) -> Callable[..., Tensor]:
 COMPOSED_METHODS: dict[str, Any] = {
     **CAST_METHODS,
     "T": property(_transposed),
+    "mT": property(_matrix_transposed),
+    "mH": property(_matrix_transposed),
     "view_as": view_as,
     "reshape_as": reshape_as,
     "new_zeros": _new("zeros"),

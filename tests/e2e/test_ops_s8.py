@@ -4,6 +4,8 @@ torch's error."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -119,6 +121,50 @@ def test_functions_match_pytorch(program) -> None:
     args = (x, y, torch.randint(0, 5, (3, 5))) if program is elementwise_and_tables else (x, y)
     for compiled in compile_both(program, args):
         assert_like_torch(compiled(*args), program(*args))
+
+
+# ---- linear algebra ----
+
+
+def linear_algebra(a, b):
+    spd = a @ a.mT + torch.eye(3)
+    sign, logabsdet = torch.linalg.slogdet(a)
+    return (
+        torch.linalg.inv(a), a.inverse(), torch.linalg.det(a), torch.det(a[0]), sign, logabsdet,
+        torch.linalg.cholesky(spd), torch.linalg.cholesky(spd, upper=True),
+        torch.linalg.solve(a, b), torch.linalg.solve(a[0], b[0, :, 0]),
+        torch.linalg.solve(a, b.mT, left=False), torch.linalg.matrix_power(a, 3),
+        a[1].matrix_power(-2), torch.linalg.matrix_power(a, 0),
+    )  # fmt: skip
+
+
+def test_linear_algebra_matches_pytorch() -> None:
+    torch.manual_seed(0)
+    a = torch.randn(2, 3, 3, dtype=torch.float64) + 3 * torch.eye(3, dtype=torch.float64)
+    b = torch.randn(2, 3, 2, dtype=torch.float64)
+    for compiled in compile_both(linear_algebra, (a, b)):
+        assert_like_torch(compiled(a, b), linear_algebra(a, b))
+
+
+def inverse(a):
+    return torch.linalg.inv(a)
+
+
+def cholesky(a):
+    return torch.linalg.cholesky(a)
+
+
+@pytest.mark.parametrize(("program", "a", "message"), [
+    (inverse, torch.ones(2, 2, 2), re.escape("inv: (Batch element 0): The diagonal element 2")),
+    (cholesky, torch.ones(3, 3), "the leading minor of order 2 is not positive-definite"),
+    (inverse, torch.ones(2, 3), "A must be batches of square matrices, but they are 2 by 3"),
+    (inverse, torch.ones(2, 2, dtype=torch.long), "Expected a floating point or complex tensor"),
+])  # fmt: skip
+def test_linear_algebra_errors_are_torchs(program, a, message) -> None:
+    with pytest.raises(RuntimeError, match=message):
+        program(a)
+    with pytest.raises((RuntimeError, ScriptError, TypeError, ValueError), match=message):
+        frontend.script(program)(a)
 
 
 def shift_float(x):
