@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -40,6 +40,7 @@ from dialects.torch.ops.views import (
 )
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN
+from lowering.torch_to_linalg.control_flow import RAISE_SEPARATOR
 from lowering.torch_to_linalg.copies import (
     copy_by_index,
     copy_with_map,
@@ -194,7 +195,10 @@ def _map(num_dims: int, exprs: Sequence[AffineExpr]) -> AffineMap:
 
 
 class ConvertSqueezeOp(RewritePattern):
-    """Squeezed (static size-1) dims read index 0."""
+    """Squeezed (static size-1) dims read index 0. A squeezed dim of run-time size (`?`, a
+    size computed inside the program: `x[i:i+1]` with a run-time `i`) is kept; a `cf.assert`
+    raises RuntimeError if it is 1 at run time, where PyTorch would drop it (the shape
+    guard compiles exact shapes for sizes that come from the arguments)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -205,6 +209,9 @@ class ConvertSqueezeOp(RewritePattern):
         dims = range(len(src_shape))
         if isinstance(op, AtenSqueezeDimOp) and src_shape:
             dims = [arg_value(op.dim) % len(src_shape)]
+        for d in dims:
+            if src_shape[d] == DYN:
+                _assert_not_one(rewriter, source, d)
         exprs: list[AffineExpr] = []
         sources: list[tuple[SSAValue, int] | None] = []
         for d, size in enumerate(src_shape):
@@ -218,6 +225,20 @@ class ConvertSqueezeOp(RewritePattern):
         rewriter.replace(
             op, [], [copy_with_map(rewriter, source, _map(rank, exprs), result_type, sizes)]
         )
+
+
+def _assert_not_one(rewriter: PatternRewriter, source: SSAValue, dim: int) -> None:
+    def differs(b: ScalarBuilder) -> SSAValue:
+        size = b.emit(tensor.DimOp(source, b.const(dim, IndexType())))
+        return b.cmp("ne", size, b.const(1, IndexType()))
+
+    ok = build_scalars(rewriter, differs)
+    message = (
+        f"RuntimeError{RAISE_SEPARATOR}squeeze(): dim {dim} has size 1 at run time, but its "
+        "size is computed inside the compiled program, which keeps the dim: squeeze a dim of "
+        "static size (x[i] instead of x[i:i+1].squeeze(0))"
+    )
+    rewriter.insert(cf.AssertOp(ok, message))
 
 
 class ConvertUnsqueezeOp(RewritePattern):
