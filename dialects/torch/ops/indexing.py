@@ -1,7 +1,8 @@
 """Indexing by index tensors: index_select, gather, embedding and `x[index]` / `x[:, index]`.
 
 Indices must be int64 or int32 and in range (torch raises IndexError otherwise; the compiled
-code does not check, so an index out of range reads an unspecified element).
+code checks `x[...]`'s index tensors, not those of index_select, gather and embedding, where
+an index out of range reads an unspecified element).
 """
 
 from __future__ import annotations
