@@ -11,6 +11,7 @@ from dialects.torch.ops import (
     bilinear,
     binary_math,
     blends,
+    bucketing,
     casts,
     constructors,
     conv,
@@ -48,6 +49,7 @@ from dialects.torch.ops import (
     pooling,
     prim,
     products,
+    quantiles,
     ranges,
     reduction,
     renorm,
@@ -140,6 +142,8 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *renorm.OPS,
     *covariance.OPS,
     *linear_algebra.OPS,
+    *bucketing.OPS,
+    *quantiles.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -50,7 +50,8 @@ class ApplyDecomposeHook(RewritePattern):
         new_ops = op.decompose()
         if not new_ops:
             return
-        rewriter.replace(op, list(new_ops))
+        # the last op's results replace the op's, unless the hook names them (`results`)
+        rewriter.replace(op, list(new_ops), getattr(new_ops, "results", None))
         for new in new_ops:  # `replace` gave every new value the old name
             if isinstance(new, ConstantLikeOp) and not isinstance(new, PrimListConstructOp):
                 new.results[0].name_hint = constant_name(new.python_value())

@@ -123,6 +123,33 @@ def test_functions_match_pytorch(program) -> None:
         assert_like_torch(compiled(*args), program(*args))
 
 
+# ---- bucketize / searchsorted, nanmedian, quantile ----
+
+
+def order_statistics(x):
+    boundaries = torch.tensor([-1.0, 0.0, 1.0])
+    rows = torch.tensor([[-1.0, 0.5, 2.0], [0.0, 0.1, 0.2], [-3.0, -2.0, 5.0]])
+    median = torch.nanmedian(x, dim=1)
+    return (
+        torch.bucketize(x, boundaries), torch.bucketize(x, boundaries, right=True, out_int32=True),
+        torch.searchsorted(boundaries, x, side="right"), torch.searchsorted(rows, x),
+        torch.searchsorted(boundaries, 0.5), median.values, median.indices, x.nanmedian(),
+        torch.quantile(x.nan_to_num(), 0.3, dim=1), x.quantile(0.5),
+        torch.quantile(x.nan_to_num(), torch.tensor([0.25, 0.9]), dim=0, keepdim=True),
+        torch.nanquantile(x, 0.4, dim=1, interpolation="lower"),
+        torch.nanquantile(x, torch.tensor([0.1, 0.5]), interpolation="nearest"),
+        torch.quantile(x.nan_to_num(), 0.6, 1, interpolation="midpoint"),
+    )  # fmt: skip
+
+
+def test_order_statistics_match_pytorch() -> None:
+    torch.manual_seed(0)
+    x = torch.randn(3, 5) * 2
+    x[0, 1] = x[2, 4] = float("nan")
+    for compiled in compile_both(order_statistics, (x,)):
+        assert_like_torch(compiled(x), order_statistics(x))
+
+
 # ---- linear algebra ----
 
 

@@ -1,0 +1,232 @@
+"""`torch.bucketize(x, boundaries, right=False)` and `torch.searchsorted(sorted_sequence, x,
+side=..., right=...)`: for each value, the index at which it would be inserted into a sorted
+sequence (after the equal elements with `right=True` / `side="right"`).
+
+Both count the sequence elements the value goes after, which is torch's binary search for a
+sorted sequence: `!(s >= v)` (left) or `!(s > v)` (right), so a NaN value goes after all. The
+count compares each value with the whole row (`(v[..., None] vs s[..., None, :]).sum(-1)`):
+fine for the short boundary lists these functions take. `sorter=` is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import operand_def, result_def
+
+from dialects.torch.dtypes import INT32, INT64
+from dialects.torch.families import ScalarOperand
+from dialects.torch.meta import ShapeError, TensorMeta
+from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
+from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.types import DYN, BoolType, NoneType, StrType, ValueTensorType
+
+
+def insertion_points(sequence: Any, values: Any, right: bool) -> Any:
+    """numpy: per value, how many elements of its row of `sequence` it goes after."""
+    sequence, values = np.asarray(sequence), np.asarray(values)
+    if sequence.ndim == 1:
+        rows = sequence
+    else:
+        rows = sequence[..., None, :]
+    column = values[..., None]
+    after = ~(rows > column) if right else ~(rows >= column)
+    return after.sum(-1).astype(np.int64)
+
+
+def count_after(seq: OpSequence, sequence: SSAValue, values: SSAValue, right: bool, int32: bool):  # type: ignore[no-untyped-def]
+    """The decomposition: compare, negate, sum over the sequence's dim."""
+    column = seq.call(aten("unsqueeze"), values, -1)
+    rows = sequence if known_rank(sequence) == 1 else seq.call(aten("unsqueeze"), sequence, -2)
+    compared = seq.call(aten("gt.Tensor" if right else "ge.Tensor"), rows, column)
+    after = seq.call(aten("logical_not"), compared)
+    dtype = (INT32 if int32 else INT64).scalar_type
+    return seq.call(aten("sum.dim_IntList"), after, [-1], False, dtype)
+
+
+def _result(values: Any, int32: Any) -> list[Attribute]:
+    shape = values.shape if isinstance(values, TensorMeta) else ()
+    return [ValueTensorType(shape, INT32 if int32 is True else INT64)]
+
+
+def _scalar_tensor(seq: OpSequence, value: SSAValue, like: SSAValue) -> SSAValue:
+    """A Python number as a 0-d tensor of the sequence's dtype."""
+    return seq.call(aten("full"), [], value, like.type.element.scalar_type)  # type: ignore[attr-defined]
+
+
+class _Bucketize(TorchOp):
+    PY_NAMES = ("torch.bucketize",)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        values, boundaries, int32, _ = args
+        if boundaries.rank not in (None, 1):
+            raise ShapeError(
+                f"boundaries tensor must be 1 dimension, but got dim({boundaries.rank})"
+            )
+        return _result(values, int32)
+
+    @staticmethod
+    def eager(values: Any, boundaries: Any, out_int32: bool = False, right: bool = False) -> Any:
+        out = insertion_points(boundaries, values, right)
+        return out.astype(np.int32) if out_int32 else out
+
+    def decompose(self) -> Any:
+        values, boundaries, int32, right = self.operands
+        seq = OpSequence()
+        if not isinstance(values.type, ValueTensorType):
+            values = _scalar_tensor(seq, values, boundaries)
+        elif known_rank(values) is None:
+            return None
+        count_after(seq, boundaries, values, arg_value(right) is True, arg_value(int32) is True)
+        return seq.ops
+
+
+@torch_op
+class AtenBucketizeTensorOp(_Bucketize):
+    """`torch.bucketize(x, boundaries, *, out_int32=False, right=False)`: 1-D boundaries."""
+
+    name = "torch.aten.bucketize.Tensor"
+    SCHEMA = (
+        "aten::bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, "
+        "bool right=False) -> Tensor"
+    )
+    SAMPLES = (
+        Sample(Tn((3, 4), low=-3.0, high=3.0), Tn((4,), low=-1.0, high=-1.0)),
+        Sample(Tn((5,), "int64", -4, 4), Tn((1,), "int64", 0, 0), out_int32=True, right=True),
+    )
+    self_ = operand_def(ValueTensorType)
+    boundaries = operand_def(ValueTensorType)
+    out_int32 = operand_def(BoolType)
+    right = operand_def(BoolType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenBucketizeScalarOp(_Bucketize):
+    """`torch.bucketize(0.5, boundaries)`: a 0-d index."""
+
+    name = "torch.aten.bucketize.Scalar"
+    SCHEMA = (
+        "aten::bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, "
+        "bool right=False) -> Tensor"
+    )
+    SAMPLES = (Sample(0.25, Tn((3,), low=0.0, high=0.0)),)
+    self_ = operand_def(ScalarOperand)
+    boundaries = operand_def(ValueTensorType)
+    out_int32 = operand_def(BoolType)
+    right = operand_def(BoolType)
+    result = result_def(ValueTensorType)
+
+
+def side_is_right(side: Any, right: Any) -> bool:
+    """torch's reading of `side` and `right` (which may not contradict each other)."""
+    if side not in (None, "left", "right"):
+        raise ValueError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+    if side == "left" and right is True:
+        raise ShapeError(
+            "torch.searchsorted(): side and right can't be set to opposites, got side of left "
+            "while right was True"
+        )
+    return right is True or side == "right"
+
+
+class _Searchsorted(TorchOp):
+    PY_NAMES = ("torch.searchsorted",)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        sequence, values, int32, right, side, sorter = args
+        side_is_right(side, right)
+        if sorter is not None:
+            raise TypeError("torch.searchsorted(): `sorter` is not supported by tsjit")
+        vector = isinstance(values, TensorMeta)
+        if vector and None not in (sequence.rank, values.rank) and sequence.rank != 1:
+            leading = zip(sequence.shape[:-1], values.shape[:-1], strict=False)
+            if sequence.rank != values.rank or any(
+                DYN not in (a, b) and a != b for a, b in leading
+            ):
+                raise ShapeError(
+                    "torch.searchsorted(): boundaries tensor should be 1 dimension or the first "
+                    "N-1 dimensions of boundaries tensor and input value tensor must match, but "
+                    f"we got boundaries tensor {list(sequence.shape)} and input value tensor "
+                    f"{list(values.shape)}"
+                )
+        elif not vector and sequence.rank not in (None, 1):
+            raise ShapeError("torch.searchsorted(): input value can be a scalar only when "
+                             f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                             f"dim({sequence.rank}) and input value's dim(0) numel(1)")  # fmt: skip
+        return _result(values, int32)
+
+    @staticmethod
+    def eager(
+        sequence: Any, values: Any, out_int32: bool = False, right: bool = False,
+        side: Any = None, sorter: Any = None,
+    ) -> Any:  # fmt: skip
+        out = insertion_points(sequence, values, side_is_right(side, right))
+        return out.astype(np.int32) if out_int32 else out
+
+    def decompose(self) -> Any:
+        sequence, values, int32, right, side, _ = self.operands
+        if known_rank(sequence) is None:
+            return None
+        seq = OpSequence()
+        if not isinstance(values.type, ValueTensorType):
+            values = _scalar_tensor(seq, values, sequence)
+        elif known_rank(values) is None:
+            return None
+        to_right = side_is_right(arg_value(side), arg_value(right))
+        count_after(seq, sequence, values, to_right, arg_value(int32) is True)
+        return seq.ops
+
+
+@torch_op
+class AtenSearchsortedTensorOp(_Searchsorted):
+    """`torch.searchsorted(sorted_sequence, values, *, out_int32, right, side)`: a 1-D
+    sequence, or rows matching the values' leading dims."""
+
+    name = "torch.aten.searchsorted.Tensor"
+    SCHEMA = (
+        "aten::searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
+        "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor"
+    )
+    SAMPLES = (
+        Sample(Tn((3,), low=0.0, high=0.0), Tn((2, 4), low=-1.0, high=1.0), side="right"),
+        Sample(Tn((2, 3), "float64", 0.0, 0.0), Tn((2, 5), "float64", -1, 1)),
+    )
+    sorted_sequence = operand_def(ValueTensorType)
+    self_ = operand_def(ValueTensorType)
+    out_int32 = operand_def(BoolType)
+    right = operand_def(BoolType)
+    side = operand_def(StrType | NoneType)
+    sorter = operand_def(ValueTensorType | NoneType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenSearchsortedScalarOp(_Searchsorted):
+    """`torch.searchsorted(sorted_sequence, 0.5)`: a 0-d index (1-D sequence)."""
+
+    name = "torch.aten.searchsorted.Scalar"
+    SCHEMA = (
+        "aten::searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
+        "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor"
+    )
+    SAMPLES = (Sample(Tn((4,), "int64", 0, 0), 0, right=True),)
+    sorted_sequence = operand_def(ValueTensorType)
+    self_ = operand_def(ScalarOperand)
+    out_int32 = operand_def(BoolType)
+    right = operand_def(BoolType)
+    side = operand_def(StrType | NoneType)
+    sorter = operand_def(ValueTensorType | NoneType)
+    result = result_def(ValueTensorType)
+
+
+OPS = (
+    AtenBucketizeTensorOp, AtenBucketizeScalarOp, AtenSearchsortedTensorOp,
+    AtenSearchsortedScalarOp,
+)  # fmt: skip
