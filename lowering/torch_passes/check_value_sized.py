@@ -7,11 +7,15 @@ elementwise op assumes, as for every `?` dim, that its operands' sizes agree (an
 is not a broadcast 1): `x[m] + y` with `y` of another size than `m.sum()` would read out of
 bounds. This pass makes such a program raise torch's RuntimeError instead.
 
+Matrix products (`mm`, `bmm`, `matmul`, `linear`: the contracted dims, and bmm's batch) and
+`cat` (every dim but the joined one) get the same check where a `?` dim meets another dim.
+
 **Expects:** `func.func`s in the torch dialect, typed and decomposed (the end of `torch-opt`).
 **Produces:** in each function that computes `torch.aten.nonzero`, before every elementwise op
 with two or more tensor operands, for each result dim that a `?` operand dim shares with
-another operand dim (`?` or a static size above 1): `size.int` of both, `ne.int`, and a
-`torch.prim.If` that raises RuntimeError when they differ. Other functions are unchanged.
+another operand dim (`?` or a static size above 1), and before every matrix product and `cat`
+for each pair of dims that must be equal where one is `?`: `size.int` of both, `ne.int`, and
+a `torch.prim.If` that raises RuntimeError when they differ. Other functions are unchanged.
 ```mlir
 %a = torch.aten.size.int %x, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
 %b = torch.aten.size.int %y, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
@@ -37,11 +41,15 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.torch.families import ElementwiseOp
+from dialects.torch.op_base import arg_value
 from dialects.torch.ops.data_movement import AtenSizeIntOp
+from dialects.torch.ops.joining import AtenCatOp
+from dialects.torch.ops.linear import AtenBmmOp, AtenLinearOp, AtenMatmulOp, AtenMmOp
 from dialects.torch.ops.prim import (
     ConstantIntOp,
     PrimIfOp,
     PrimIfYieldOp,
+    PrimListConstructOp,
     PrimRaiseExceptionOp,
 )
 from dialects.torch.ops.scalar import AtenNeIntOp
@@ -68,8 +76,11 @@ class TorchCheckValueSizedPass(ModulePass):
                 continue
             if not any(isinstance(o, AtenNonzeroOp) for o in function.walk()):
                 continue
-            for elementwise in [o for o in function.walk() if isinstance(o, ElementwiseOp)]:
-                check_operand_sizes(elementwise)
+            for checked in list(function.walk()):
+                if isinstance(checked, ElementwiseOp):
+                    check_operand_sizes(checked)
+                else:
+                    check_equal_dims(checked)
 
 
 def check_operand_sizes(op: Operation) -> None:
@@ -95,11 +106,76 @@ def check_operand_sizes(op: Operation) -> None:
         reference: tuple[SSAValue, int] | int = static[0] if static else dynamic[0]
         for value, dim in dynamic:
             if reference != (value, dim):
-                _insert_check(op, (value, dim), reference, axis)
+                _insert_check(op, (value, dim), reference, MESSAGE.format(dim=axis))
+
+
+PRODUCT_MESSAGE = (
+    "mat1 and mat2 shapes cannot be multiplied (a size that depends on the values does not "
+    "match the other operand's)"
+)
+CAT_MESSAGE = (
+    "Sizes of tensors must match except in the dimension being joined (a size that depends on "
+    "the values does not match)"
+)
+
+
+def equal_dims(op: Operation) -> list[tuple[tuple[SSAValue, int], tuple[SSAValue, int]]]:
+    """The pairs of (operand, dim) that `op` requires to be equal: the contracted dims of a
+    matrix product (and bmm's batch dims), every dim but the joined one in `cat`."""
+    ranks = [_rank(v) for v in op.operands]
+    if isinstance(op, AtenMmOp | AtenMatmulOp) and min(ranks[:2], default=0) >= 1:
+        a, b = op.operands[0], op.operands[1]
+        return [((a, ranks[0] - 1), (b, ranks[1] - 2 if ranks[1] >= 2 else 0))]
+    if isinstance(op, AtenBmmOp) and ranks[:2] == [3, 3]:
+        a, b = op.operands[0], op.operands[1]
+        return [((a, 0), (b, 0)), ((a, 2), (b, 1))]
+    if isinstance(op, AtenLinearOp) and ranks[0] >= 1 and ranks[1] >= 1:
+        return [((op.operands[0], ranks[0] - 1), (op.operands[1], ranks[1] - 1))]
+    if isinstance(op, AtenCatOp):
+        return _cat_pairs(op)
+    return []
+
+
+def _cat_pairs(op: AtenCatOp) -> list[tuple[tuple[SSAValue, int], tuple[SSAValue, int]]]:
+    listed = op.tensors.owner
+    dim = arg_value(op.dim) if isinstance(op.dim.owner, ConstantIntOp) else None
+    if not isinstance(listed, PrimListConstructOp) or dim is None:
+        return []
+    items = [v for v in listed.operands if _rank(v) > 0]
+    if len(items) < 2 or len({_rank(v) for v in items}) != 1:
+        return []
+    rank = _rank(items[0])
+    joined = dim % rank
+    return [((items[0], d), (other, d)) for other in items[1:] for d in range(rank) if d != joined]
+
+
+def check_equal_dims(op: Operation) -> None:
+    """Insert a check before `op` for each pair of `equal_dims` where one side is `?`."""
+    message = CAT_MESSAGE if isinstance(op, AtenCatOp) else PRODUCT_MESSAGE
+    for first, second in equal_dims(op):
+        sizes = [_size(*first), _size(*second)]
+        if DYN in sizes and 1 not in sizes:
+            _insert_check(op, first, second, message)
+        elif DYN in sizes:  # a static 1 against a `?`: the `?` must be 1 too
+            dynamic = first if sizes[0] == DYN else second
+            _insert_check(op, dynamic, 1, message)
+
+
+def _rank(value: SSAValue) -> int:
+    sizes = value.type.sizes if isinstance(value.type, ValueTensorType) else None
+    return len(sizes) if sizes is not None else -1
+
+
+def _size(value: SSAValue, dim: int) -> int:
+    assert isinstance(value.type, ValueTensorType) and value.type.sizes is not None
+    return value.type.sizes[dim]
 
 
 def _insert_check(
-    op: Operation, dim: tuple[SSAValue, int], reference: tuple[SSAValue, int] | int, axis: int
+    op: Operation,
+    dim: tuple[SSAValue, int],
+    reference: tuple[SSAValue, int] | int,
+    message: str,
 ) -> None:
     ops: list[Operation] = []
 
@@ -116,7 +192,7 @@ def _insert_check(
 
     differ = AtenNeIntOp.build([size_of(dim), size_of(reference)])
     raising = Block()
-    raising.add_ops([PrimRaiseExceptionOp("RuntimeError", MESSAGE.format(dim=axis)),
+    raising.add_ops([PrimRaiseExceptionOp("RuntimeError", message),
                      PrimIfYieldOp([])])  # fmt: skip
     passing = Block()
     passing.add_op(PrimIfYieldOp([]))

@@ -188,3 +188,28 @@ def test_value_sized_dim_meeting_another_size() -> None:
     for m in (torch.tensor([True, False, False, False]), torch.tensor([True, True, True, False])):
         with pytest.raises(RuntimeError, match="The size of tensor a must match the size"):
             scripted(x, m, y)  # torch broadcasts a count of 1; the compiled code raises
+
+
+def _rows_times(x, w):
+    return x[x.sum(1) > 0].T @ w
+
+
+def _rows_beside(x, y):
+    return torch.cat([x[x.sum(1) > 0], y], 1)
+
+
+@pytest.mark.parametrize(
+    ("fn", "make_other", "message"),
+    [
+        (_rows_times, lambda n: torch.randn(n, 3), "cannot be multiplied"),
+        (_rows_beside, lambda n: torch.randn(n, 2), "must match except in the dimension"),
+    ],
+)
+def test_value_sized_dim_checked_in_products_and_cat(fn, make_other, message):
+    x = torch.randn(6, 4)
+    count = int((x.sum(1) > 0).sum())
+    scripted = frontend.script(fn)
+    other = make_other(count)
+    torch.testing.assert_close(scripted(x, other), fn(x, other))
+    with pytest.raises(RuntimeError, match=message):
+        scripted(x, make_other(count + 1))
