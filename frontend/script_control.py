@@ -210,7 +210,6 @@ class ControlFlowMixin:
         assignments: dict[str, ast.AST]
         builder: IRBuilder
         frames: list[Frame]
-        tensor_loops: dict[ast.For, SSAValue]
 
         def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
         def expr(self, node: ast.expr) -> Value: ...
