@@ -66,6 +66,7 @@ from dialects.torch.ops import (
     sorting,
     special_functions,
     stacking,
+    tensor_lists,
     triangle_indices,
     triangular,
     unique,
@@ -144,6 +145,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *linear_algebra.OPS,
     *bucketing.OPS,
     *quantiles.OPS,
+    *tensor_lists.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

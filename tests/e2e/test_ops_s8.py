@@ -123,6 +123,23 @@ def test_functions_match_pytorch(program) -> None:
         assert_like_torch(compiled(*args), program(*args))
 
 
+# ---- functions of *tensors ----
+
+
+def tensor_lists(x, i):
+    first, second = torch.atleast_2d(x[0], i)
+    return (
+        torch.block_diag(x, i, x[0, 0]), torch.cartesian_prod(i, i[:2]), torch.cartesian_prod(i),
+        torch.atleast_1d(x[0, 0]), torch.atleast_2d(i), torch.atleast_3d(x), first, second,
+    )  # fmt: skip
+
+
+def test_functions_of_several_tensors_match_pytorch() -> None:
+    x, i = torch.randn(2, 3), torch.tensor([3, 0, 1])
+    for compiled in compile_both(tensor_lists, (x, i)):
+        assert_like_torch(compiled(x, i), tensor_lists(x, i))
+
+
 # ---- bucketize / searchsorted, nanmedian, quantile ----
 
 
