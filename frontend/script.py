@@ -50,7 +50,13 @@ from frontend.script_dicts import DictKeys, DictsMixin, ScriptDict
 from frontend.script_einsum import einsum_call
 from frontend.script_grown_lists import Growing, GrownList, GrownListsMixin
 from frontend.script_iteration import IterationMixin, RunTimeSequence
-from frontend.script_lambda import is_lambda, lambda_source, source_required
+from frontend.script_lambda import (
+    LocalLambda,
+    LocalLambdasMixin,
+    is_lambda,
+    lambda_source,
+    source_required,
+)
 from frontend.script_loops import Frame, LoopsMixin
 from frontend.script_modules import (
     GraphValue,
@@ -103,6 +109,7 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
 
 
 class FunctionScripter(
+    LocalLambdasMixin,
     TensorMethodsMixin,
     ControlFlowMixin,
     LoopsMixin,
@@ -518,6 +525,8 @@ class FunctionScripter(
     ) -> Value:
         if isinstance(callee, MethodValue):
             return self.call_method(node, callee, args, kwargs)
+        if isinstance(callee, LocalLambda):
+            return self.call_lambda(node, callee, args, kwargs)
         if isinstance(callee, ModuleValue):
             return self.call_module(node, callee, args, kwargs)
         if isinstance(callee, GraphValue):
@@ -714,7 +723,6 @@ _STATEMENT_HINTS: dict[type[ast.stmt], str] = {
     ast.Delete: "`del` is not supported",
 }
 _EXPRESSION_HINTS: dict[type[ast.expr], str] = {
-    ast.Lambda: "lambdas are not supported; define a function at module level",
     ast.ListComp: "write the loop out explicitly",
     ast.DictComp: "write the loop out explicitly",
     ast.GeneratorExp: "write the loop out explicitly",

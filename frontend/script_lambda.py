@@ -6,6 +6,9 @@
 names, and, when several match, the one whose body spans the positions of the code's
 instructions. It is scripted as `def lambda_<line>(params): return body`, with the file's
 line numbers kept for error locations.
+
+A lambda inside a scripted function (`LocalLambda`) is no function of the program: each
+call evaluates its body where it is called.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ import ast
 import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from frontend.errors import ScriptError, SourceFile
+
+if TYPE_CHECKING:
+    from frontend.builder import Value
 
 
 @contextmanager
@@ -94,3 +101,51 @@ def _spans(body: ast.expr, code: Any) -> bool:
         start <= (line, col) and (end_line, end_col) <= end
         for line, col, end_line, end_col in positions
     )
+
+
+@dataclass(frozen=True)
+class LocalLambda:
+    """A lambda written inside a scripted function (`area = lambda t: t[:, 2] * t[:, 3]`):
+    each call evaluates its body in place, its parameters bound to the call's values and its
+    other names read from the function at the call (Python's late binding)."""
+
+    node: ast.Lambda
+
+
+class LocalLambdasMixin:
+    """`FunctionScripter`'s lambdas inside scripted functions."""
+
+    if TYPE_CHECKING:
+        env: dict[str, Value]
+
+        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
+        def expr(self, node: ast.expr) -> Value: ...
+
+    def expr_Lambda(self, node: ast.Lambda) -> Value:  # noqa: N802
+        spec = node.args
+        if spec.vararg or spec.kwarg or spec.kwonlyargs or spec.posonlyargs or spec.defaults:
+            raise self.error(
+                node, "a lambda with defaults, *args, **kwargs or keyword-only parameters is "
+                "not supported", "list its parameters plainly",
+            )  # fmt: skip
+        return LocalLambda(node)  # type: ignore[return-value]
+
+    def call_lambda(
+        self, node: ast.Call, callee: LocalLambda, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        names = [a.arg for a in callee.node.args.args]
+        bound = dict(zip(names, args))
+        for name, value in kwargs.items():
+            if name not in names or name in bound:
+                raise self.error(node, f"the lambda got an unexpected or repeated `{name}=`")
+            bound[name] = value
+        if len(args) > len(names) or set(bound) != set(names):
+            raise self.error(node, f"the lambda takes {len(names)} arguments ({', '.join(names)})")
+        saved = {name: self.env[name] for name in names if name in self.env}
+        self.env.update(bound)
+        try:
+            return self.expr(callee.node.body)
+        finally:
+            for name in names:
+                self.env.pop(name, None)
+            self.env.update(saved)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import ast
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -102,6 +103,9 @@ class TensorMethodsMixin:
         target = in_place_base(node.func)  # type: ignore[arg-type]
         if not functional:
             raise self.error(node.func, f"unknown method `{name}` of a Tensor")
+        if not isinstance(target, ast.Name) and is_fresh(receiver):
+            # `torch.zeros(n).index_add_(...)`: a tensor nobody else holds; the result is it
+            return self.result(self.emit(node, functional, [receiver, *args], kwargs))
         problem = self.shared_storage(target, receiver)
         if problem:
             raise self.error(
@@ -149,6 +153,29 @@ class TensorMethodsMixin:
                 node, ops_for_method("permute"), [tensor, list(range(rank))[::-1]], {}
             )[0]
         return NOT_SPECIAL
+
+
+FRESH_TENSOR_FUNCTIONS = (
+    "torch.zeros", "torch.ones", "torch.full", "torch.empty", "torch.zeros_like",
+    "torch.ones_like", "torch.full_like", "torch.empty_like", "Tensor.new_zeros",
+    "Tensor.new_ones", "Tensor.new_full", "Tensor.new_empty", "Tensor.clone", "torch.arange",
+    "torch.eye", "torch.linspace",
+)  # fmt: skip
+
+
+def is_fresh(value: Value) -> bool:
+    """Whether `value` is a tensor just made by a constructor or `clone()`, whose storage no
+    name, argument or view shares (`torch.zeros(n)`, `x.clone()`, a tensor literal)."""
+    if not isinstance(value, SSAValue):
+        return False
+    if isinstance(value.owner, ValueTensorLiteralOp):
+        return True
+    return getattr(value.owner, "name", None) in _fresh_op_names()
+
+
+@cache
+def _fresh_op_names() -> frozenset[str]:
+    return frozenset(op.name for f in FRESH_TENSOR_FUNCTIONS for op in BY_PY_NAME.get(f, ()))
 
 
 def is_device(value: Value) -> bool:

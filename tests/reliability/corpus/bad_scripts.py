@@ -62,7 +62,7 @@ def with_statement(x):
 
 def lambda_expression(x):
     """error: lambda"""
-    f = lambda v: v + 1  # <-- col 8
+    f = lambda v, k=1: v + k  # <-- col 8
     return f(x)
 
 
