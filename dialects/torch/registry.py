@@ -28,6 +28,7 @@ from dialects.torch.ops import (
     fmax_fmin,
     gathering,
     group_norm,
+    histograms,
     index_put,
     indexing,
     integration,
@@ -146,6 +147,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *bucketing.OPS,
     *quantiles.OPS,
     *tensor_lists.OPS,
+    *histograms.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -140,7 +140,7 @@ def test_functions_of_several_tensors_match_pytorch() -> None:
         assert_like_torch(compiled(x, i), tensor_lists(x, i))
 
 
-# ---- bucketize / searchsorted, nanmedian, quantile ----
+# ---- bucketize / searchsorted, nanmedian, quantile, histc ----
 
 
 def order_statistics(x):
@@ -156,6 +156,7 @@ def order_statistics(x):
         torch.nanquantile(x, 0.4, dim=1, interpolation="lower"),
         torch.nanquantile(x, torch.tensor([0.1, 0.5]), interpolation="nearest"),
         torch.quantile(x.nan_to_num(), 0.6, 1, interpolation="midpoint"),
+        torch.histc(x, bins=4, min=-2, max=2), x.nan_to_num().histc(3),
     )  # fmt: skip
 
 
