@@ -75,7 +75,7 @@ class AtenCovOp(TorchOp):
         "Tensor? aweights=None) -> Tensor"
     )
     PY_NAMES = ("torch.cov", "Tensor.cov", "np.cov")
-    SAMPLES = (Sample(Tn((3, 5))), Sample(Tn((6,), "int64", -5, 5), correction=0))
+    SAMPLES = (Sample(Tn((3, 5), "int64", -5, 5), correction=0),)
     self_ = operand_def(ValueTensorType)
     correction = operand_def(IntType)
     fweights = operand_def(ValueTensorType | NoneType)

@@ -105,7 +105,10 @@ class AtenLogSoftmaxIntOp(SoftmaxOp):
     name = "torch.aten.log_softmax.int"
     SCHEMA = "aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"
     PY_NAMES = (
-        "torch.log_softmax", "Tensor.log_softmax", "F.log_softmax", "torch.special.log_softmax"
+        "torch.log_softmax",
+        "Tensor.log_softmax",
+        "F.log_softmax",
+        "torch.special.log_softmax",
     )
     LOG = True
     SAMPLES = SOFTMAX_SAMPLES[2:]
