@@ -26,7 +26,7 @@ from dialects.torch.ops.indexing import (
     AtenIndexTensorOp,
 )
 from dialects.torch.scalar_builder import ScalarBuilder
-from dialects.torch.types import NoneType
+from dialects.torch.types import DYN, NoneType
 from lowering.torch_to_linalg.control_flow import RAISE_SEPARATOR
 from lowering.torch_to_linalg.copies import copy_by_index, dim_size, index_const, list_elements
 from lowering.torch_to_linalg.reduction import fold
@@ -149,6 +149,7 @@ class ConvertIndexTensorOp(RewritePattern):
             index_const(rewriter, 1) if carrier is None else dim_size(rewriter, *carrier)
             for carrier in carriers
         ]
+        checked_run_time_sizes(rewriter, indices, broadcast_sizes, carriers)
         kept = [d for d in range(rank) if d not in dims]
         at = dims[0] if adjacent(dims) else 0
         result_sizes = [
@@ -207,6 +208,32 @@ def checked_in_range(rewriter: PatternRewriter, index: SSAValue, size: SSAValue,
         ok = build_scalars(rewriter, lambda b: b.emit(tensor.ExtractOp(folded, [], i1)))
     message = f"IndexError{RAISE_SEPARATOR}index(): an index is out of range for dim {dim}"
     rewriter.insert(cf.AssertOp(ok, message))
+
+
+def checked_run_time_sizes(
+    rewriter: PatternRewriter,
+    indices: list[SSAValue],
+    broadcast_sizes: list[SSAValue],
+    carriers: list[tuple[SSAValue, int] | None],
+) -> None:
+    """Insert `cf.assert` that each `?` dim of an index tensor (but the one `carriers` took
+    the size from) has the broadcast size it is read at (the generic reads it there, not at 0
+    as a broadcast 1): IndexError otherwise. Argument shapes are checked when a call starts;
+    this covers sizes computed inside the program."""
+    rank = len(broadcast_sizes)
+    for index in indices:
+        shape = static_shape(index.type)
+        for k, n in enumerate(shape):
+            axis = rank - len(shape) + k
+            if n != DYN or carriers[axis] == (index, k):
+                continue
+            want, have = broadcast_sizes[axis], dim_size(rewriter, index, k)
+            same = build_scalars(rewriter, lambda b, have=have, want=want: b.cmp("eq", have, want))
+            message = (
+                f"IndexError{RAISE_SEPARATOR}shape mismatch: indexing tensors could not be "
+                "broadcast together"
+            )
+            rewriter.insert(cf.AssertOp(same, message))
 
 
 def _element_of(value: SSAValue) -> Attribute:

@@ -106,3 +106,18 @@ def test_a_mask_with_another_index_tensor_is_refused() -> None:
     mask, index = torch.tensor([True, False, True, True]), torch.tensor([0, 1, 2])
     with pytest.raises(TypeError, match="a boolean mask must be the only index tensor"):
         frontend.script(mask_and_index)(X, mask, index)
+
+
+def masked_rows(x, a, b):
+    return x[b, a[a >= 0]]  # a's count is known only at run time
+
+
+def test_run_time_sizes_that_do_not_broadcast_are_an_index_error() -> None:
+    fn = frontend.script(masked_rows)
+    a, b = torch.tensor([0, -1, 2]), torch.tensor([3, 2])
+    assert_same([fn(X, a, b)], [masked_rows(X, a, b)])
+    b = torch.tensor([3, 2, 1])
+    with pytest.raises(IndexError, match="shape mismatch"):
+        masked_rows(X, a, b)
+    with pytest.raises(IndexError, match="shape mismatch"):
+        fn(X, a, b)

@@ -53,3 +53,18 @@ func.func @adjacent(%x: !torch.vtensor<[2,4,5],f32>, %i: !torch.vtensor<[3],si64
   %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[2,4,5],f32>, !torch.list<vtensor<[3],si64>> -> !torch.vtensor<[2,3],f32>
   func.return %0 : !torch.vtensor<[2,3],f32>
 }
+
+// Two `?` index sizes: the first gives the result's size, the second is checked against it
+// (sizes computed inside a program are not checked when the call starts).
+// CHECK-LABEL: func.func @run_time_sizes
+// CHECK:      %[[I:.*]] = tensor.dim %i, %{{.*}} : tensor<?xi64>
+// CHECK-NEXT: %[[J:.*]] = tensor.dim %j, %{{.*}} : tensor<?xi32>
+// CHECK-NEXT: %[[SAME:.*]] = arith.cmpi eq, %[[J]], %[[I]] : index
+// CHECK-NEXT: cf.assert %[[SAME]], "IndexError: shape mismatch: indexing tensors could not be broadcast together"
+// CHECK-NOT:  cf.assert
+// CHECK:      tensor.empty(%[[I]]) : tensor<?xf32>
+func.func @run_time_sizes(%x: !torch.vtensor<[4,5],f32>, %i: !torch.vtensor<[?],si64>, %j: !torch.vtensor<[?],si32>) -> !torch.vtensor<[?],f32> {
+  %l = torch.prim.ListConstruct %i, %j : (!torch.vtensor<[?],si64>, !torch.vtensor<[?],si32>) -> !torch.list<vtensor<[?],si64>>
+  %0 = torch.aten.index.Tensor %x, %l : !torch.vtensor<[4,5],f32>, !torch.list<vtensor<[?],si64>> -> !torch.vtensor<[?],f32>
+  func.return %0 : !torch.vtensor<[?],f32>
+}
