@@ -97,12 +97,17 @@ def torch_op(cls: OpT) -> OpT:
     """`irdl_op_definition` that accepts the op hooks (UPPER_CASE class constants) unannotated.
 
     IRDL requires class constants to be annotated `ClassVar`; declaring that on every op and
-    mixin would double each hook line, so it is added here for the whole MRO.
+    mixin would double each hook line, so it is added here for the whole MRO. An upper case
+    schema argument (`vander`'s `N`, `linalg_solve`'s `A`) is an operand, not a hook.
     """
+    schema = getattr(cls, "SCHEMA", None)
+    operands = {a.name for a in parse_schema(schema).arguments} if schema else set()
     for klass in cls.mro():
         if klass in IRDLOperation.mro():
             continue
-        upper = [n for n in vars(klass) if n.isupper() and not n.startswith("_")]
+        upper = [
+            n for n in vars(klass) if n.isupper() and not n.startswith("_") and n not in operands
+        ]
         if upper:
             annotations = dict(vars(klass).get("__annotations__", {}))
             for n in upper:

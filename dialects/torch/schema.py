@@ -30,10 +30,7 @@ class Argument:
 
     @property
     def field_name(self) -> str:
-        """The IRDL operand name: Python reserves `self`, so it becomes `self_`; an upper case
-        name (`N`) would be an op hook (`torch_op`), so it becomes lower case (`n_`)."""
-        if self.name.isupper():
-            return self.name.lower() + "_"
+        """The IRDL operand name: Python reserves `self`, so it becomes `self_`."""
         return "self_" if self.name == "self" else self.name
 
 

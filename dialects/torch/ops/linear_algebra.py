@@ -101,7 +101,7 @@ class AtenLinalgInvOp(_RaisingKernelOp):
     KERNEL = "tsjit.linalg_inverse"
     LABEL = "inv"
     SAMPLES = (Sample(Tn((2, 3, 3), low=1.0, high=3.0)),)
-    a_ = operand_def(ValueTensorType)  # `A`
+    A = operand_def(ValueTensorType)
     result = result_def(ValueTensorType)
 
     @staticmethod
@@ -122,7 +122,7 @@ class AtenLinalgDetOp(_MatrixKernelOp):
     LABEL = "det"
     KEEPS_MATRIX = False
     SAMPLES = (Sample(Tn((2, 3, 3), "float64")),)
-    a_ = operand_def(ValueTensorType)  # `A`
+    A = operand_def(ValueTensorType)
     result = result_def(ValueTensorType)
 
     @staticmethod
@@ -144,7 +144,7 @@ class AtenLinalgSlogdetOp(_MatrixKernelOp):
     LABEL = "slogdet"
     KEEPS_MATRIX = False
     SAMPLES = (Sample(Tn((2, 3, 3))),)
-    a_ = operand_def(ValueTensorType)  # `A`
+    A = operand_def(ValueTensorType)
     sign = result_def(ValueTensorType)
     logabsdet = result_def(ValueTensorType)
 
@@ -208,8 +208,8 @@ class AtenLinalgSolveOp(TorchOp):
     SCHEMA = "aten::linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor"
     PY_NAMES = ("torch.linalg.solve",)
     SAMPLES = (Sample(Tn((2, 3, 3), "float64", 1.0, 3.0), Tn((3,), "float64")),)
-    a_ = operand_def(ValueTensorType)  # `A`
-    b_ = operand_def(ValueTensorType)  # `B`
+    A = operand_def(ValueTensorType)
+    B = operand_def(ValueTensorType)
     left = operand_def(BoolType)
     result = result_def(ValueTensorType)
 

@@ -38,7 +38,7 @@ class AtenVanderOp(TorchOp):
     PY_NAMES = ("torch.vander", "np.vander")
     SAMPLES = (Sample(Tn((3,), "int32", -3, 3), 4, True),)
     x = operand_def(ValueTensorType)
-    n_ = operand_def(IntType | NoneType)  # `N`
+    N = operand_def(IntType | NoneType)
     increasing = operand_def(BoolType)
     result = result_def(ValueTensorType)
 

@@ -17,7 +17,7 @@ INPUTS = {
     "string_argument": lambda: (torch.ones(2, 3), "a"),
     "list_argument": lambda: (torch.ones(2, 3), [1, 2]),
     "none_argument": lambda: (torch.ones(2, 3), None),
-    "no_op_linalg_inv": lambda: (torch.tensor([[2.0, 1.0], [1.0, 3.0]]),),
+    "no_op_linalg_qr": lambda: (torch.tensor([[2.0, 1.0], [1.0, 3.0]]),),
 }
 
 
@@ -117,19 +117,19 @@ def masked_assignment(x):
     return x
 
 
-def no_op_histc(x):
-    """error: cannot trace .*histc"""
-    return torch.histc(x, 4)  # <-- here
+def no_op_lgamma(x):
+    """error: cannot trace .*lgamma"""
+    return torch.lgamma(x)  # <-- here
 
 
-def no_op_histc_method(x):
-    """error: cannot trace .*histc"""
-    return x.histc(4)  # <-- here
+def no_op_lgamma_method(x):
+    """error: cannot trace .*lgamma"""
+    return x.lgamma()  # <-- here
 
 
-def no_op_searchsorted(x):
-    """error: cannot trace .*searchsorted"""
-    return torch.searchsorted(x, x)  # <-- here
+def no_op_bincount(x):
+    """error: cannot trace .*bincount"""
+    return torch.bincount(x.long().flatten())  # <-- here
 
 
 def no_op_fft(x):
@@ -137,24 +137,24 @@ def no_op_fft(x):
     return torch.fft.fft(x).real  # <-- here
 
 
-def no_op_linalg_inv(x):
-    """error: cannot trace .*inv"""
-    return torch.linalg.inv(x)  # <-- here
+def no_op_linalg_qr(x):
+    """error: cannot trace .*qr"""
+    return torch.linalg.qr(x)[0]  # <-- here
 
 
-def no_op_bucketize(x):
-    """error: cannot trace .*bucketize"""
-    return torch.bucketize(x, torch.tensor([0.0, 1.0]))  # <-- here
+def no_op_digamma(x):
+    """error: cannot trace .*digamma"""
+    return torch.digamma(x)  # <-- here
 
 
-def no_op_trapezoid(x):
-    """error: cannot trace .*trapezoid"""
-    return torch.trapezoid(x)  # <-- here
+def no_op_polygamma(x):
+    """error: cannot trace .*polygamma"""
+    return torch.polygamma(1, x)  # <-- here
 
 
-def no_op_renorm(x):
-    """error: cannot trace .*renorm"""
-    return torch.renorm(x, 2, 0, 1.0)  # <-- here
+def no_op_i0(x):
+    """error: cannot trace .*i0"""
+    return torch.i0(x)  # <-- here
 
 
 def einsum_with_an_ellipsis(x):
@@ -162,9 +162,9 @@ def einsum_with_an_ellipsis(x):
     return torch.einsum("...ij->...ji", x)  # <-- here
 
 
-def no_op_diff(x):
-    """error: cannot trace .*diff"""
-    return torch.diff(x)  # <-- here
+def no_op_special_ndtr(x):
+    """error: cannot trace .*ndtr"""
+    return torch.special.ndtr(x)  # <-- here
 
 
 # ---- inputs and outputs ----
