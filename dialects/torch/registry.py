@@ -65,6 +65,7 @@ from dialects.torch.ops import (
     scatter_index,
     shifts,
     sorting,
+    special_extras,
     special_functions,
     stacking,
     tensor_lists,
@@ -148,6 +149,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *quantiles.OPS,
     *tensor_lists.OPS,
     *histograms.OPS,
+    *special_extras.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

@@ -38,13 +38,13 @@ def assert_like_torch(actual, expected) -> None:
 
 @pytest.mark.parametrize("name", [
     "erfinv", "expit", "logit", "erf", "erfc", "exp2", "expm1", "log1p", "xlogy", "logsumexp",
-    "softmax", "log_softmax", "sinc", "entr",
+    "softmax", "log_softmax", "sinc", "entr", "ndtr", "xlog1py",
 ])  # fmt: skip
 def test_every_special_spelling_is_an_op(name) -> None:
     """`torch.special.<name>` resolves to the op of `torch.<name>` (numerics: test_ops.py)."""
     ops = ops_for_object(getattr(torch.special, name))
     assert ops, name
-    same = {"expit": "sigmoid", "entr": None}.get(name, name)
+    same = {"expit": "sigmoid", "entr": None, "ndtr": None, "xlog1py": None}.get(name, name)
     if same is not None:
         assert ops == ops_for_object(getattr(torch, same))
 
@@ -174,7 +174,8 @@ def test_linear_algebra_matches_pytorch() -> None:
 
 def traced_spellings(x, a):
     return (
-        torch.special.expit(x), torch.special.entr(x), torch.fmax(x, -x), x.rot90(),
+        torch.special.expit(x), torch.special.entr(x), torch.special.ndtr(x * 4),
+        torch.special.xlog1py(x, x.abs()), torch.fmax(x, -x), x.rot90(),
         torch.isin(x.long(), torch.tensor([0, 1])), torch.linalg.det(a.mT), a.T.inverse(),
         torch.nanmedian(x, 1).values, torch.bucketize(x, torch.tensor([0.0, 1.0])),
     )  # fmt: skip
