@@ -92,15 +92,13 @@ def elementwise_and_tables(x, y, i):
     nan = torch.where(y > 0.5, float("nan"), y)
     return (
         torch.fmax(x, nan), x.fmin(nan), torch.isin(i, i[0], invert=True),
-        torch.diff(i, dim=1, prepend=i[:, :1], append=i), x.rot90(-1, [1, 0]),
-        torch.vander(x[0]), x[torch.tril_indices(3, 3)[0], 0],
+        torch.diff(i, dim=1, prepend=i[:, :1], append=i), x[torch.tril_indices(3, 3)[0], 0],
     )  # fmt: skip
 
 
-def integrals_and_statistics(x, y):
+def integrals_and_statistics(x):
     return (
-        torch.trapz(x, dx=0.5, dim=0), torch.trapezoid(x, y[0].cumsum(0)), torch.cov(x[0]),
-        x.corrcoef(), x.renorm(1, 1, 0.5),
+        torch.trapz(x, dx=0.5, dim=0), torch.cov(x[0]), x[1].corrcoef(), x.renorm(1, 1, 0.5),
     )  # fmt: skip
 
 
@@ -108,7 +106,7 @@ def integrals_and_statistics(x, y):
 def test_functions_match_pytorch(program) -> None:
     torch.manual_seed(0)
     x, y = torch.randn(3, 5), torch.rand(3, 5)
-    args = (x, y, torch.randint(0, 5, (3, 5))) if program is elementwise_and_tables else (x, y)
+    args = (x, y, torch.randint(0, 5, (3, 5))) if program is elementwise_and_tables else (x,)
     for function in compiled(program, args):
         assert_like_torch(function(*args), program(*args))
 
