@@ -33,6 +33,7 @@ from dialects.torch.ops import (
     indexing,
     integration,
     joining,
+    linalg_products,
     linear,
     linear_algebra,
     local_response_norm,
@@ -150,6 +151,7 @@ ATEN_OPS: tuple[type[TorchOp], ...] = (
     *tensor_lists.OPS,
     *histograms.OPS,
     *special_extras.OPS,
+    *linalg_products.OPS,
 )
 ALL_OPS = (*prim.OPS, *ATEN_OPS)
 

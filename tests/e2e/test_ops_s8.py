@@ -158,7 +158,9 @@ def linear_algebra(a, b):
     return (
         torch.linalg.cholesky(spd), torch.linalg.cholesky(spd, upper=True),
         torch.linalg.solve(a[0], b[0, :, 0]), torch.linalg.solve(a, b.mT, left=False),
-        a[1].matrix_power(-2), torch.linalg.matrix_power(a, 0),
+        a[1].matrix_power(-2), torch.linalg.matrix_power(a, 0), torch.logdet(spd),
+        torch.linalg.multi_dot([b[0, :, 0], a[0], a[1]]), torch.linalg.vecdot(a, a[0]),
+        torch.linalg.diagonal(a, offset=1),
     )  # fmt: skip
 
 
