@@ -36,6 +36,8 @@ def torch_function(op: Any) -> Any:
     for spelling in op.PY_NAMES:
         prefix, _, name = spelling.partition(".")
         found = {"torch": torch, "F": F}.get(prefix)
+        if found is None:
+            continue
         for part in name.split("."):  # `torch.special.entr`, `torch.linalg.inv`
             found = getattr(found, part, None)
         if found is not None:

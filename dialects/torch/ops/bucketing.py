@@ -60,6 +60,7 @@ def _scalar_tensor(seq: OpSequence, value: SSAValue, like: SSAValue) -> SSAValue
 
 class _Bucketize(TorchOp):
     PY_NAMES = ("torch.bucketize",)
+    UNCHECKED_PRECONDITION = "the boundaries are sorted"  # else the result is unspecified
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
@@ -136,6 +137,7 @@ def side_is_right(side: Any, right: Any) -> bool:
 
 class _Searchsorted(TorchOp):
     PY_NAMES = ("torch.searchsorted",)
+    UNCHECKED_PRECONDITION = "the sequence is sorted"  # else the result is unspecified
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:

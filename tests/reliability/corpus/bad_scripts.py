@@ -687,12 +687,12 @@ def index_with_float(x):
 
 def index_with_list(x):
     """error: index"""
-    return x[[0, 1]]  # <-- col 13
+    return x[[0.5, 1.5]]  # <-- col 13
 
 
-def index_with_none(x):
+def index_with_none(x, idx):
     """error: index|None"""
-    return x[None]  # <-- col 13
+    return x[..., idx]  # <-- col 18
 
 
 def two_ellipses(x):

@@ -162,9 +162,9 @@ def einsum_with_an_ellipsis(x):
     return torch.einsum("...ij->...ji", x)  # <-- here
 
 
-def no_op_special_ndtr(x):
-    """error: cannot trace .*ndtr"""
-    return torch.special.ndtr(x)  # <-- here
+def no_op_special_digamma(x):
+    """error: cannot trace .*digamma"""
+    return torch.special.digamma(x)  # <-- here
 
 
 # ---- inputs and outputs ----

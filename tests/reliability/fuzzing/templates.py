@@ -92,6 +92,8 @@ def is_fuzzable(op: type[TorchOp]) -> bool:
         bool(op.SAMPLES)
         and any(r.startswith("Tensor") for r in schema.returns)
         and not getattr(op, "ARBITRARY_VALUES", False)  # torch.empty: values undefined
+        # searchsorted: torch does not check that the sequence is sorted (random ones are not)
+        and not getattr(op, "UNCHECKED_PRECONDITION", "")
         and "run" not in op.XFAIL_STAGES
     )
 
