@@ -43,7 +43,8 @@ class _Trapezoid(TorchOp):
         if not isinstance(dim, int):
             raise TypeError(f"{cls.name}: `dim` must be a constant")
         axis = normalize_dim(dim, y.rank)
-        if x is not None and x.rank == 1 and x.shape[0] not in (DYN, y.shape[axis]):
+        points = None if x is None or x.rank not in (0, 1) else (x.shape[0] if x.rank else 1)
+        if points is not None and points not in (DYN, y.shape[axis]):
             raise ShapeError(
                 "trapezoid: There must be one `x` value for each sample point"
                 if not cls.CUMULATIVE
@@ -107,7 +108,7 @@ class _WithPoints(_Trapezoid):
     def eager(cls, y: Any, x: Any, dim: int = -1) -> Any:  # type: ignore[override]
         dtype = _numpy_float(y, x)
         axis = dim % y.ndim
-        if x.ndim == 1:
+        if x.ndim <= 1:  # points along `dim` (a 0-d x: one point)
             x = x.reshape([-1 if d == axis else 1 for d in range(y.ndim)])
         x = np.broadcast_to(
             x.astype(dtype), (*y.shape[:axis], x.shape[axis - y.ndim], *y.shape[axis + 1 :])
@@ -122,7 +123,7 @@ class _WithPoints(_Trapezoid):
             return None
         axis = normalize_dim(arg_value(dim), rank)
         seq = OpSequence()
-        if x_rank == 1:
+        if x_rank <= 1:  # points along `dim` (a 0-d x: one point)
             x = seq.call(aten("view"), x, [-1 if d == axis else 1 for d in range(rank)])
             x_axis = axis
         else:

@@ -248,7 +248,8 @@ class _Quantile(TorchOp):
             return None
         seq = OpSequence()
         axis = arg_value(dim)
-        if axis is None:
+        whole = axis is None or rank == 0  # a 0-d input along its dim is the whole tensor
+        if whole:
             x, axis = seq.call(aten("reshape"), x, [-1]), 0
         else:
             axis = normalize_dim(axis, rank)
@@ -264,7 +265,9 @@ class _Quantile(TorchOp):
                 aten("expand"), values, [seq.size(q, 0), *seq.sizes(values)[1:]], False
             )
         result = interpolated(seq, values, ranks, axis, arg_value(interpolation))
-        self.finish(seq, result, axis, arg_value(dim), arg_value(keepdim) is True, rank)
+        self.finish(
+            seq, result, axis, None if whole else arg_value(dim), arg_value(keepdim) is True, rank
+        )
         return seq.ops
 
     def ranks(self, seq: OpSequence, values: SSAValue, q: Any, axis: int) -> SSAValue:
