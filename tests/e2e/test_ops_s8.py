@@ -240,3 +240,15 @@ def to_half(x):
 def test_half_is_a_clear_error() -> None:
     with pytest.raises(ScriptError, match="16-bit floats are not supported"):
         frontend.script(to_half)(torch.ones(2))
+
+
+def _zero_dim_inputs(x, y):
+    q = torch.nanquantile(x, 0.5, -1, interpolation="midpoint")
+    return q, torch.cumulative_trapezoid(y, x)
+
+
+def test_zero_dim_inputs_along_a_dim() -> None:  # fuzz seed 13, programs 147 and 213
+    x, y = torch.tensor(-0.5), torch.ones(1, 1)
+    got = frontend.script(_zero_dim_inputs)(x, y)
+    for actual, expected in zip(got, _zero_dim_inputs(x, y)):
+        torch.testing.assert_close(torch.as_tensor(actual), expected)
