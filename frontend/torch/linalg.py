@@ -2,23 +2,7 @@
 (`vector_norm`, `norm`), like `frontend.torch` for `torch.<name>`; a trace of
 `torch.linalg.<name>` records its op through these."""
 
-from __future__ import annotations
+from frontend.torch.ops import namespace_functions, no_such_function
 
-from typing import Any
-
-from dialects.torch.registry import BY_PY_NAME
-from frontend.torch.ops import make_function
-
-PREFIX = "torch.linalg."
-
-globals().update({
-    spelling.removeprefix(PREFIX): make_function(spelling, candidates)
-    for spelling, candidates in BY_PY_NAME.items()
-    if spelling.startswith(PREFIX)
-})  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    raise AttributeError(
-        f"frontend.torch.linalg has no '{name}': no registered op spells torch.linalg.{name}"
-    )
+globals().update(namespace_functions("torch.linalg."))
+__getattr__ = no_such_function("frontend.torch.linalg", "torch.linalg.")

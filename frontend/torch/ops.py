@@ -14,7 +14,13 @@ from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_PY_NAME
 from frontend.torch.dispatch import dispatch, eager_kind
 
-__all__ = ["eager_kind", "functions_for", "make_function"]
+__all__ = [
+    "eager_kind",
+    "functions_for",
+    "make_function",
+    "namespace_functions",
+    "no_such_function",
+]
 
 
 def make_function(spelling: str, candidates: tuple[type[TorchOp], ...]) -> Callable[..., Any]:
@@ -35,3 +41,22 @@ def functions_for(prefix: str) -> dict[str, Callable[..., Any]]:
         for spelling, candidates in BY_PY_NAME.items()
         if spelling.startswith(prefix + ".")
     }
+
+
+def namespace_functions(prefix: str) -> dict[str, Callable[..., Any]]:
+    """A function per op spelling `<prefix><name>` (`torch.special.`, `torch.linalg.`), by name:
+    what a `frontend.torch` submodule holds."""
+    return {
+        spelling.removeprefix(prefix): make_function(spelling, candidates)
+        for spelling, candidates in BY_PY_NAME.items()
+        if spelling.startswith(prefix)
+    }
+
+
+def no_such_function(module: str, prefix: str) -> Callable[[str], Any]:
+    """The module `__getattr__` of such a submodule: names no op spells are AttributeErrors."""
+
+    def missing(name: str) -> Any:
+        raise AttributeError(f"{module} has no '{name}': no registered op spells {prefix}{name}")
+
+    return missing
