@@ -46,7 +46,7 @@ def save(obj: Any, path: str | Path) -> None:
     manifest["methods"] = {}
     weights: dict[str, dict[str, Any]] = {}
     for method_name, (function, params) in methods.items():
-        _check_saveable(function, method_name, _variants(obj, method_name) or function.variants)
+        _check_saveable(function, method_name, _method_variants(obj, method_name))
         ir_file = f"methods/{method_name}.mlir"
         files[ir_file] = str(function.module).encode()
         manifest["methods"][method_name] = {
@@ -96,22 +96,33 @@ def _describe(obj: Any) -> tuple[dict[str, tuple[ScriptFunction, list[str]]], An
     raise TypeError(f"cannot save a {type(obj).__name__}: script or trace it first")
 
 
-def _variants(obj: Any, method: str) -> Any:
+def _method_variants(obj: Any, method: str) -> Any:
     """A scripted module method's specializations (kept on the method, not its function)."""
     if isinstance(obj, ScriptModule):
         return getattr(obj.methods[method], "variants", None)
     return None
 
 
-def _check_saveable(function: ScriptFunction, method: str, variants: Any) -> None:
+def _check_saveable(function: ScriptFunction, method: str, method_variants: Any) -> None:
+    """A saved program is each method's default graph: refused where that graph cannot serve
+    the calls (a function's Optional / List / str arguments; any Dict argument, whose default
+    graph takes the values it read as flat arguments). A module method's Optional argument
+    is saved as present (the loaded method takes a tensor there), as it always was."""
     if function.steps is not None:
         raise TypeError(
             f"cannot save {method}: it calls @frontend.ignore functions, which are Python"
         )
-    if variants is not None and any(
-        spec is not None and spec.kind in ("list", "str", "optional", "dict")
+    refused = [
+        spec.kind
+        for variants, kinds in (
+            (function.variants, ("list", "str", "optional", "dict")),
+            (method_variants, ("dict",)),
+        )
+        if variants is not None
         for _, spec in variants.specs
-    ):
+        if spec is not None and spec.kind in kinds
+    ]
+    if refused:
         raise TypeError(
             f"cannot save {method}: its graph depends on Optional/List/str argument values "
             "or on the keys of a Dict argument"
