@@ -14,8 +14,11 @@ from frontend.torch.tensor import Tensor
 
 
 def unique(
-    input: Tensor, sorted: bool = True, return_inverse: bool = False,
-    return_counts: bool = False, dim=None,
+    input: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim=None,
 ):  # fmt: skip  (no annotations the scripter cannot read: the result is a tensor or a tuple)
     """`torch.unique`: the distinct values of `input` flattened, ascending (also with
     `sorted=False`, as torch on the CPU); with `return_inverse` each element's index into
@@ -23,13 +26,7 @@ def unique(
     if dim is not None:
         raise NotImplementedError("torch.unique(dim=...) is not supported (only dim=None)")
     values, inverse, counts = _torch._unique2(input, sorted, return_inverse, return_counts)
-    if return_inverse and return_counts:
-        return values, inverse, counts
-    if return_inverse:
-        return values, inverse
-    if return_counts:
-        return values, counts
-    return values
+    return _requested(values, inverse, counts, return_inverse, return_counts)
 
 
 def unique_consecutive(
@@ -41,9 +38,12 @@ def unique_consecutive(
         raise NotImplementedError(
             "torch.unique_consecutive(dim=...) is not supported (only dim=None)"
         )
-    values, inverse, counts = _torch._unique_consecutive(
-        input, return_inverse, return_counts, None
-    )
+    values, inverse, counts = _torch._unique_consecutive(input, return_inverse, return_counts, None)
+    return _requested(values, inverse, counts, return_inverse, return_counts)
+
+
+def _requested(values, inverse, counts, return_inverse: bool, return_counts: bool):
+    """The results torch returns for these flags: values, then inverse and counts if asked."""
     if return_inverse and return_counts:
         return values, inverse, counts
     if return_inverse:
