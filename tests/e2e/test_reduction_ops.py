@@ -252,3 +252,26 @@ def test_loss_modules_scripted_match_pytorch() -> None:
     with torch.no_grad():
         expected = [t.detach() for t in model(*args)]
     assert_matches(frontend.script(model)(*args), expected)
+
+
+def _top_k_mask(logits, k: int):  # type: ignore[no-untyped-def]
+    values, _ = torch.topk(logits, k, dim=-1)
+    return logits.masked_fill(logits < values[..., -1:], float("-inf")).softmax(-1)
+
+
+def _smallest(x, k: int):  # type: ignore[no-untyped-def]
+    values, indices = x.topk(k, 0, largest=False)
+    return values * 2, indices
+
+
+def test_topk_with_k_known_at_run_time() -> None:
+    x = torch.randn(4, 10)
+    mask, smallest = frontend.script(_top_k_mask), frontend.script(_smallest)
+    for k in (1, 4, 10):
+        torch.testing.assert_close(mask(x, k), _top_k_mask(x, k))
+    for k in (0, 2, 4):
+        got, expected = smallest(x, k), _smallest(x, k)
+        torch.testing.assert_close(torch.as_tensor(got[0]), expected[0])
+        torch.testing.assert_close(torch.as_tensor(got[1]), expected[1])
+    with pytest.raises(ValueError, match="selected index k out of range"):
+        mask(x, 11)

@@ -3,7 +3,7 @@
 `seq.call(AtenFlipOp, x, [1])` materializes Python constants (ints, floats, bools, None, int
 lists) as `torch.constant.*` / `torch.prim.ListConstruct` ops, builds the op with the result
 types of its shape rule, and returns its first result; `seq.ops` is the hook's answer (the
-last op's results replace the decomposed op).
+last op's results replace the decomposed op, or those a `Decomposition` names).
 """
 
 from __future__ import annotations
@@ -73,6 +73,15 @@ class OpSequence:
         """Every size of `x` (ints, or `aten.size.int` values where dynamic)."""
         assert isinstance(x.type, ValueTensorType) and x.type.rank is not None
         return [self.size(x, d) for d in range(x.type.rank)]
+
+
+class Decomposition(list):  # type: ignore[type-arg]
+    """A `decompose` answer whose values replacing the op's results are not the last op's
+    (`lowering/torch_passes/decompose.py` reads `results`)."""
+
+    def __init__(self, ops: list[Any], results: list[SSAValue]) -> None:
+        super().__init__(ops)
+        self.results = results
 
 
 def known_rank(value: SSAValue) -> int | None:

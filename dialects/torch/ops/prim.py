@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -454,7 +454,9 @@ class PrimListGetItemOp(IRDLOperation):
     index = operand_def(IntType)
     result = result_def()
     traits = traits_def(Pure())
-    assembly_format = "$list_ `,` $index attr-dict `:` type($list_) `,` type($index) `->` type($result)"
+    assembly_format = (
+        "$list_ `,` $index attr-dict `:` type($list_) `,` type($index) `->` type($result)"
+    )
 
     def __init__(self, value: SSAValue, index: SSAValue) -> None:
         assert isinstance(value.type, ListType)
@@ -544,6 +546,18 @@ class PrimPythonCallOp(IRDLOperation):
         super().__init__(
             operands=[args], result_types=[result_types], properties={"callee": StringAttr(callee)}
         )
+
+
+def raise_if(condition: SSAValue, kind: str, message: str) -> PrimIfOp:
+    """`torch.prim.If %condition` whose true branch raises `kind(message)` at run time (a check
+    a lowering or a decomposition adds where torch would raise)."""
+    raising = Block()
+    raising.add_ops([PrimRaiseExceptionOp(kind, message), PrimIfYieldOp([])])
+    passing = Block()
+    passing.add_op(PrimIfYieldOp([]))
+    return PrimIfOp(
+        operands=[condition], result_types=[[]], regions=[Region(raising), Region(passing)]
+    )
 
 
 OPS = (

@@ -17,7 +17,7 @@ from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.aten_lookup import aten
-from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.op_sequence import Decomposition, OpSequence, known_rank
 from dialects.torch.types import BoolType, FloatType, IntType, NoneType, StrType, ValueTensorType
 
 MODES = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -140,15 +140,6 @@ class AtenNanmedianDimOp(TorchOp):
             values = seq.call(aten("squeeze.dim"), values, axis)
             indices = seq.call(aten("squeeze.dim"), indices, axis)
         return Decomposition(seq.ops, [values, indices])
-
-
-class Decomposition(list):  # type: ignore[type-arg]
-    """A `decompose` answer whose values replacing the op's results are not the last op's
-    (`lowering/torch_passes/decompose.py` reads `results`)."""
-
-    def __init__(self, ops: list[Any], results: list[SSAValue]) -> None:
-        super().__init__(ops)
-        self.results = results
 
 
 # ---- quantile, nanquantile ----

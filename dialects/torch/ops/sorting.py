@@ -4,6 +4,7 @@ Each is computed by a kernel row by row (`dialects/torch/ops/along_dim.py`). Sor
 (torch's CPU order, also for `descending`, NaN above every number); `topk` and `kthvalue` take
 their elements from that order, so among tied values they return the lowest indices first,
 where torch's selection may return another of the tied indices (same values).
+`topk` with `k` known only at run time is the stable sort's first `k` (`decompose`).
 `median` is torch's lower median; a row holding NaN has the median NaN, at its first NaN.
 """
 
@@ -16,7 +17,7 @@ from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import INT64
-from dialects.torch.meta import ShapeError, TensorMeta
+from dialects.torch.meta import Dynamic, ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.along_dim import (
@@ -28,7 +29,11 @@ from dialects.torch.ops.along_dim import (
     stable_order,
     taken,
 )
-from dialects.torch.types import BoolType, IntType, NoneType, ValueTensorType
+from dialects.torch.ops.data_movement import AtenSliceTensorOp
+from dialects.torch.ops.op_sequence import Decomposition, OpSequence, known_rank
+from dialects.torch.ops.prim import raise_if
+from dialects.torch.ops.scalar import AtenGtIntOp, AtenLtIntOp, AtenOrBoolOp
+from dialects.torch.types import DYN, BoolType, IntType, NoneType, ValueTensorType
 
 WHOLE_ROW = -1  # the sort kernel's `k` for "every element of the row"
 
@@ -214,8 +219,12 @@ class AtenTopkOp(AlongDimOp):
         named = cls.named_args(args)
         x: TensorMeta = named["self"]
         dim = row_dim(cls, named)
-        k = constant(cls, named, "k")
         constant(cls, named, "largest")
+        if isinstance(named["k"], Dynamic):  # a sort and a slice (`decompose`)
+            if x.rank == 0:
+                constant(cls, named, "k")  # the error: a 0-d tensor has no dim to slice
+            return _pair(None if x.shape is None else sized_along(x.shape, dim, DYN), x)
+        k = named["k"]
         if x.shape is None or dim is None:
             return _pair(None, x)
         size = x.shape[dim] if x.shape else 1
@@ -228,6 +237,27 @@ class AtenTopkOp(AlongDimOp):
         dim = row_dim(type(self), named)
         largest = int(bool(named.get("largest", True)))
         return KernelPlan(self.KERNEL, dim, (largest, named["k"]), (0, 1))
+
+    def decompose(self) -> Any:
+        """With `k` known only at run time: the stable sort's first `k` along the dim (the
+        kernel's order, ties lowest index first), after a check that `k` fits."""
+        named = self.named()
+        if not isinstance(named["k"], Dynamic) or known_rank(self.self_) is None:
+            return None
+        dim = row_dim(type(self), named)
+        seq = OpSequence()
+        largest = bool(named.get("largest", True))
+        order = seq.add(AtenSortOp.build([self.self_, seq.value(dim), seq.value(largest)]))
+        size = seq.size(self.self_, dim)
+        k = self.k
+        too_many = seq.call(AtenGtIntOp, k, size)
+        negative = seq.call(AtenLtIntOp, k, 0)
+        seq.add(raise_if(seq.call(AtenOrBoolOp, too_many, negative), "RuntimeError",
+                         "selected index k out of range"))  # fmt: skip
+        values, indices = (
+            seq.call(AtenSliceTensorOp, result, dim, 0, k, 1) for result in order.results
+        )
+        return Decomposition(seq.ops, [values, indices])
 
     @staticmethod
     def eager(x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
