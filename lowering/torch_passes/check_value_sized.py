@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -45,13 +45,7 @@ from dialects.torch.op_base import arg_value
 from dialects.torch.ops.data_movement import AtenSizeIntOp
 from dialects.torch.ops.joining import AtenCatOp
 from dialects.torch.ops.linear import AtenBmmOp, AtenLinearOp, AtenMatmulOp, AtenMmOp
-from dialects.torch.ops.prim import (
-    ConstantIntOp,
-    PrimIfOp,
-    PrimIfYieldOp,
-    PrimListConstructOp,
-    PrimRaiseExceptionOp,
-)
+from dialects.torch.ops.prim import ConstantIntOp, PrimListConstructOp, raise_if
 from dialects.torch.ops.scalar import AtenNeIntOp
 from dialects.torch.ops.value_sized import AtenNonzeroOp
 from dialects.torch.types import DYN, ValueTensorType
@@ -191,12 +185,5 @@ def _insert_check(
         return read.results[0]
 
     differ = AtenNeIntOp.build([size_of(dim), size_of(reference)])
-    raising = Block()
-    raising.add_ops([PrimRaiseExceptionOp("RuntimeError", message),
-                     PrimIfYieldOp([])])  # fmt: skip
-    passing = Block()
-    passing.add_op(PrimIfYieldOp([]))
-    check = PrimIfOp(
-        operands=[differ.results[0]], result_types=[[]], regions=[Region(raising), Region(passing)]
-    )
+    check = raise_if(differ.results[0], "RuntimeError", message)
     Rewriter.insert_op([*ops, differ, check], InsertPoint.before(op))
