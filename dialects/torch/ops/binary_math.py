@@ -321,6 +321,12 @@ def xlogy(x: Any, y: Any) -> Any:
         return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * np.log(y)))
 
 
+def x_times_log(b: ScalarBuilder, x: SSAValue, log_y: SSAValue, y: SSAValue) -> SSAValue:
+    """`x * log_y`, 0 where x is 0, NaN where y is NaN (xlogy's and xlog1py's rule)."""
+    product = b.select(b.cmp("eq", x, b.const(0.0, x)), b.const(0.0, x), b.mul(x, log_y))
+    return b.select(b.is_nan(y), b.const(float("nan"), x), product)
+
+
 class _Xlogy:
     PY_NAMES = ("torch.xlogy", "Tensor.xlogy", "torch.special.xlogy")
     FLOAT_RESULT = True
@@ -331,8 +337,7 @@ class _Xlogy:
 
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
-        product = b.select(b.cmp("eq", x, b.const(0.0, x)), b.const(0.0, x), b.mul(x, b.log(y)))
-        return b.select(b.is_nan(y), b.const(float("nan"), x), product)
+        return x_times_log(b, x, b.log(y), y)
 
 
 @torch_op

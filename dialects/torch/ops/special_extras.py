@@ -14,6 +14,7 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.families import BinaryOp, ElementwiseOp, ScalarOperand, UnaryOp
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.binary_math import x_times_log
 from dialects.torch.ops.special_functions import AtenErfcOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import ValueTensorType
@@ -58,8 +59,7 @@ class _Xlog1py:
 
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
-        product = b.select(b.cmp("eq", x, b.const(0.0, x)), b.const(0.0, x), b.mul(x, b.log1p(y)))
-        return b.select(b.is_nan(y), b.const(float("nan"), x), product)
+        return x_times_log(b, x, b.log1p(y), y)
 
 
 @torch_op
