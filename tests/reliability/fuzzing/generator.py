@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -478,12 +479,28 @@ def run_statement(lib: Eager, source: str, scope: Scope) -> Scope | None:
     """The variables after running `source` on a copy of `scope`, or None if it fails."""
     local = dict(scope)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), warn_always(lib):
             warnings.simplefilter("error")
             exec(source, lib.namespace(), local)
     except Exception:
         return None
     return local
+
+
+@contextmanager
+def warn_always(lib: Eager) -> Iterator[None]:
+    """PyTorch's once-per-process warnings (torch.meshgrid's) warn on every call meanwhile, so
+    a candidate that warns is rejected in every program, not only the first that tries it."""
+    set_always = getattr(lib.torch, "set_warn_always", None)
+    if set_always is None:
+        yield
+        return
+    before = lib.torch.is_warn_always_enabled()
+    set_always(True)
+    try:
+        yield
+    finally:
+        set_always(before)
 
 
 def close_under_perturbation(a: Any, b: Any) -> bool:
