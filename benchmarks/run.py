@@ -188,7 +188,7 @@ def machine() -> dict[str, Any]:
         "numba": numba.__version__,
         "load_average": os.getloadavg(),
         "commit": _commit(),
-        "malloc_tuning": os.environ.get("TSJIT_MALLOC_TUNING", "1") != "0",  # lowering/jit.py
+        "malloc_tuning": os.environ.get("TSJIT_MALLOC_TUNING", "1") != "0",  # lowering/run/jit.py
     }
 
 

@@ -13,8 +13,8 @@ from frontend.errors import LoadError, ScriptError
 from frontend.freeze import freeze
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule, export, ignore
-from frontend.script_modules import is_module
-from frontend.scripting import script_function, script_module
+from frontend.script.entry_points import script_function, script_module
+from frontend.script.modules import is_module
 from frontend.serialization import load, save
 from frontend.torch_interop import compile_backend, from_torch_export
 from lowering.pipeline import Stage
@@ -58,8 +58,8 @@ def _with_backend(function: Any, backend: str) -> ScriptFunction:
     return function
 
 
-from frontend.trace import TracedFunction, TracedModule, trace, trace_module  # noqa: E402
-from frontend.trace_errors import TraceError, TracerWarning, TracingCheckError  # noqa: E402
+from frontend.trace.errors import TraceError, TracerWarning, TracingCheckError  # noqa: E402
+from frontend.trace.tracer import TracedFunction, TracedModule, trace, trace_module  # noqa: E402
 
 __all__ = [
     "compile_backend",

@@ -13,7 +13,7 @@ from typing import Any
 
 import frontend
 from frontend.errors import ScriptError
-from frontend.script_modules import is_module_class
+from frontend.script.modules import is_module_class
 from lowering.pipeline import PipelineError, Stage
 
 

@@ -10,7 +10,7 @@ frontend.ops.my_ops.warp_perspective(x, m)       # eager, in scripted and in tra
 `define` makes the op class (`dialects/torch/custom.py`: name `torch.my_ops.warp_perspective`,
 hooks from `eager` and `shape`), registers it in the op registry (so the script frontend, the
 tracer, the passes, the parser and `frontend.load` know it), registers `kernel` for the
-generated code (`lowering/custom_kernels.py`: `kernel(*args, *outs)` writes each result into
+generated code (`lowering/run/custom_kernels.py`: `kernel(*args, *outs)` writes each result into
 its output array) and adds the Python function `frontend.ops.my_ops.warp_perspective`.
 An op is defined once per process.
 """
@@ -25,7 +25,7 @@ from dialects.torch.custom import check_custom_schema, make_custom_op
 from dialects.torch.registry import BY_NAME, register_op
 from dialects.torch.schema import parse_schema
 from frontend import ops
-from lowering.custom_kernels import register_kernel
+from lowering.run.custom_kernels import register_kernel
 
 RESERVED_NAMESPACES = frozenset({"aten", "prim", "constant", "vtensor", "ops", "torch", "tsjit"})
 

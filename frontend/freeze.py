@@ -19,9 +19,9 @@ from dialects.torch.ops.prim import ValueTensorLiteralOp
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule
 from lowering.pipeline import make_context
-from lowering.torch_inline import TorchInlinePass
-from lowering.torch_passes import TorchCanonicalizePass, TorchDeadCodeEliminationPass
-from lowering.torch_passes.fold_conv_batch_norm import TorchFoldConvBatchNormPass
+from lowering.torch_opt import TorchCanonicalizePass, TorchDeadCodeEliminationPass
+from lowering.torch_opt.fold_conv_batch_norm import TorchFoldConvBatchNormPass
+from lowering.torch_opt.inline import TorchInlinePass
 
 
 def freeze(scripted: Any) -> ScriptModule:

@@ -11,8 +11,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
-from frontend.fast_call import MISS, FastCalls
-from frontend.runtime import (
+from frontend.run.arguments import (
     Argument,
     caller_kind,
     describe,
@@ -21,8 +20,9 @@ from frontend.runtime import (
     to_array,
     to_caller_kind,
 )
-from frontend.shape_guard import ShapeGuard, exact_signature_text
-from frontend.trace_calls import NOT_RECORDED, record_compiled_call, tracing_active
+from frontend.run.fast_call import MISS, FastCalls
+from frontend.run.shape_guard import ShapeGuard, exact_signature_text
+from frontend.trace.calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
 
@@ -55,7 +55,7 @@ class ScriptFunction:
         self._shape_guard = ShapeGuard(self)  # calls the general code would get wrong
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
-        self.variants: Any = None  # frontend.variants.Variants for structured arguments
+        self.variants: Any = None  # frontend.run.variants.Variants for structured arguments
         self.backend = "compiled"  # or "interpreter": run the torch IR with the eager references
         self.result_structure: Any = None  # nested tuples of the results (None: as returned)
         self.steps: Any = None  # (steps, entry arguments) when calls stay in Python
@@ -131,7 +131,7 @@ class ScriptFunction:
         kind = caller_kind([k for _, k in converted])
         signature = tuple(spec_of(self.name, a, v) for a, v in zip(self.arguments, values))
         if self.steps is not None:  # calls left in Python: compiled segments around them
-            from frontend.python_calls import run_steps
+            from frontend.run.python_calls import run_steps
 
             result = run_steps(self.steps[0], self.steps[1], values, kind)
         elif self.backend == "interpreter":
@@ -141,7 +141,7 @@ class ScriptFunction:
         else:
             result = self._run_compiled(args, signature, values)
         if self.result_structure is not None:
-            from frontend.script_control import regroup_tuples
+            from frontend.script.control import regroup_tuples
 
             results = list(result) if isinstance(result, tuple | list) else [result]
             result = regroup_tuples(results, self.result_structure)
@@ -150,7 +150,7 @@ class ScriptFunction:
     def _run_compiled(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
         if signature in self._compiled:
             return self._run(args, signature, values)
-        from lowering.jit import young_collections_only
+        from lowering.run.jit import young_collections_only
 
         with young_collections_only():  # compile, and numba compiles or loads the kernels
             return self._run(args, signature, values)
@@ -187,7 +187,7 @@ class ScriptFunction:
         return self._compiled.get(exact) or self._compile(exact)
 
     def _compile(self, signature: Signature) -> CompiledCall:
-        from lowering.program_cache import compile_program, program_parts
+        from lowering.run.program_cache import compile_program, program_parts
 
         with self._lock:
             if signature in self._compiled:
@@ -200,7 +200,7 @@ class ScriptFunction:
                     self.name,
                 )
             except PipelineError as err:
-                from frontend.error_location import with_location
+                from frontend.script.error_location import with_location
 
                 message = (
                     f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "

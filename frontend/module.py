@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from frontend.function import ScriptFunction, bind_keywords
-from frontend.script_modules import is_base_forward, is_module, resolve_path, tensor_array
+from frontend.script.modules import is_base_forward, is_module, resolve_path, tensor_array
 
 
 def export(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -59,7 +59,7 @@ class ScriptMethod:
         self.name = name
         self.function = function
         self.param_paths = params
-        self.variants: Any = None  # frontend.variants.Variants for structured arguments
+        self.variants: Any = None  # frontend.run.variants.Variants for structured arguments
 
     @property
     def graph(self) -> str:

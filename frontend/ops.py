@@ -4,7 +4,7 @@
 through `frontend.torch.dispatch`, like every `frontend.torch` function: eagerly it runs the
 op's numpy reference (tensors come back as `frontend.torch.Tensor`s), inside `frontend.trace`
 it records the op, and the script frontend resolves the function object to the op
-(`frontend/resolve.py`, spelling `ops.my_ops.warp_perspective`).
+(`frontend/ir/resolve.py`, spelling `ops.my_ops.warp_perspective`).
 """
 
 from __future__ import annotations

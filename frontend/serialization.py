@@ -27,8 +27,8 @@ from xdsl.parser import Parser
 from frontend.errors import LoadError
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule
-from frontend.script_control import NONE_ITEM, DictShape, ListShape
-from frontend.script_modules import resolve_path, tensor_array
+from frontend.script.control import NONE_ITEM, DictShape, ListShape
+from frontend.script.modules import resolve_path, tensor_array
 
 FORMAT = "tsjit"
 VERSION = 1

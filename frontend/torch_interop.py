@@ -25,8 +25,8 @@ from dialects.torch.dtypes import dtype_of_numpy
 from dialects.torch.ops.prim import ValueTensorLiteralOp
 from dialects.torch.registry import BY_NAME
 from dialects.torch.types import DYN, ValueTensorType
-from frontend.builder import IRBuilder
 from frontend.function import ScriptFunction
+from frontend.ir.builder import IRBuilder
 
 
 class ExportError(TypeError):
@@ -126,7 +126,7 @@ def _flat(outputs: Any) -> list[Any]:
 
 def compile_backend(graph_module: Any, example_inputs: list[Any]) -> Callable[..., Any]:
     """A `torch.compile(model, backend=frontend.compile_backend)` backend."""
-    from frontend.trace import trace
+    from frontend.trace.tracer import trace
 
     traced = trace(graph_module, tuple(example_inputs), check_trace=False)
     single = not isinstance(graph_module(*example_inputs), tuple | list)

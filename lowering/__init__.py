@@ -9,38 +9,38 @@ from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
 
 PASSES: dict[str, str] = {
-    "torch-inline": "lowering.torch_inline:TorchInlinePass",
-    "torch-refine-types": "lowering.torch_refine_types:TorchRefineTypesPass",
-    "torch-canonicalize": "lowering.torch_passes:TorchCanonicalizePass",
-    "torch-dce": "lowering.torch_passes:TorchDeadCodeEliminationPass",
-    "torch-unroll-loops": "lowering.torch_passes:TorchUnrollLoopsPass",
-    "torch-decompose": "lowering.torch_passes:TorchDecomposePass",
-    "torch-fold-conv-bn": "lowering.torch_passes:TorchFoldConvBatchNormPass",
-    "torch-check-value-sized": "lowering.torch_passes:TorchCheckValueSizedPass",
+    "torch-inline": "lowering.torch_opt.inline:TorchInlinePass",
+    "torch-refine-types": "lowering.torch_opt.refine_types:TorchRefineTypesPass",
+    "torch-canonicalize": "lowering.torch_opt:TorchCanonicalizePass",
+    "torch-dce": "lowering.torch_opt:TorchDeadCodeEliminationPass",
+    "torch-unroll-loops": "lowering.torch_opt:TorchUnrollLoopsPass",
+    "torch-decompose": "lowering.torch_opt:TorchDecomposePass",
+    "torch-fold-conv-bn": "lowering.torch_opt:TorchFoldConvBatchNormPass",
+    "torch-check-value-sized": "lowering.torch_opt:TorchCheckValueSizedPass",
     "convert-torch-to-linalg": "lowering.torch_to_linalg:ConvertTorchToLinalgPass",
-    "linalg-fuse-elementwise": "lowering.linalg_fuse_elementwise:LinalgFuseElementwisePass",
+    "linalg-fuse-elementwise": "lowering.linalg_opt.fuse_elementwise:LinalgFuseElementwisePass",
     "linalg-hoist-row-contractions": (
-        "lowering.linalg_hoist_row_contractions:LinalgHoistRowContractionsPass"
+        "lowering.linalg_opt.hoist_row_contractions:LinalgHoistRowContractionsPass"
     ),
-    "linalg-accumulate-sums": "lowering.linalg_accumulate_sums:LinalgAccumulateSumsPass",
-    "linalg-bufferize": "lowering.linalg_bufferize:LinalgBufferizePass",
+    "linalg-accumulate-sums": "lowering.linalg_opt.accumulate_sums:LinalgAccumulateSumsPass",
+    "linalg-bufferize": "lowering.bufferize.bufferize:LinalgBufferizePass",
     "memref-unbatch-contractions": (
-        "lowering.memref_unbatch_contractions:MemrefUnbatchContractionsPass"
+        "lowering.bufferize.unbatch_contractions:MemrefUnbatchContractionsPass"
     ),
-    "memref-row-views": "lowering.memref_row_views:MemrefRowViewsPass",
-    "library-call-pairs": "lowering.library_call_pairs:LibraryCallPairsPass",
+    "memref-row-views": "lowering.loops.row_views:MemrefRowViewsPass",
+    "library-call-pairs": "lowering.loops.library_call_pairs:LibraryCallPairsPass",
     "convert-linalg-to-parallel-loops": (
-        "lowering.linalg_to_parallel_loops:ConvertLinalgToParallelLoopsPass"
+        "lowering.loops.parallel_loops:ConvertLinalgToParallelLoopsPass"
     ),
     "convert-linalg-to-library-calls": (
-        "lowering.linalg_to_library_calls:ConvertLinalgToLibraryCallsPass"
+        "lowering.loops.library_calls:ConvertLinalgToLibraryCallsPass"
     ),
-    "expand-math": "lowering.expand_math:ExpandMathPass",
-    "scf-parallel-loop-fusion": "lowering.scf_parallel_loop_fusion:ScfParallelLoopFusionPass",
-    "scf-hoist-invariant-loads": "lowering.scf_hoist_invariant_loads:ScfHoistInvariantLoadsPass",
-    "scf-vectorize-reductions": "lowering.scf_vectorize_reductions:ScfVectorizeReductionsPass",
-    "scf-split-reductions": "lowering.scf_split_reductions:ScfSplitReductionsPass",
-    "scf-outline-kernels": "lowering.scf_outline_kernels:ScfOutlineKernelsPass",
+    "expand-math": "lowering.loops.expand_math:ExpandMathPass",
+    "scf-parallel-loop-fusion": "lowering.loops.parallel_loop_fusion:ScfParallelLoopFusionPass",
+    "scf-hoist-invariant-loads": "lowering.loops.hoist_invariant_loads:ScfHoistInvariantLoadsPass",
+    "scf-vectorize-reductions": "lowering.loops.vectorize_reductions:ScfVectorizeReductionsPass",
+    "scf-split-reductions": "lowering.loops.split_reductions:ScfSplitReductionsPass",
+    "scf-outline-kernels": "lowering.loops.outline_kernels:ScfOutlineKernelsPass",
 }
 """Every project pass, once: its name and where its class lives (`module:Class`)."""
 

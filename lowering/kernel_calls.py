@@ -1,7 +1,7 @@
 """Calls of custom-op kernels in the IR, from the `linalg` stage down to the python target.
 
 A custom op (`dialects/torch/custom.py`) lowers to a call of a body-less `func.func` that names
-its kernel (`lowering/custom_kernels.py`) in the attribute `tsjit.kernel`. The call passes
+its kernel (`lowering/run/custom_kernels.py`) in the attribute `tsjit.kernel`. The call passes
 destinations, like a linalg op: its last N operands are the buffers of its N results.
 
 On tensors (stage `linalg`), each result *is* its destination after the kernel wrote it:

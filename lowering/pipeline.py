@@ -59,24 +59,24 @@ def make_context() -> Context:
 
 def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     """The passes that produce `stage` from the stage before it."""
-    from lowering.expand_math import ExpandMathPass
-    from lowering.library_call_pairs import LibraryCallPairsPass
-    from lowering.linalg_accumulate_sums import LinalgAccumulateSumsPass
-    from lowering.linalg_bufferize import LinalgBufferizePass
-    from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
-    from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass
-    from lowering.linalg_to_library_calls import ConvertLinalgToLibraryCallsPass
-    from lowering.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
-    from lowering.memref_row_views import MemrefRowViewsPass
-    from lowering.memref_unbatch_contractions import MemrefUnbatchContractionsPass
-    from lowering.scf_hoist_invariant_loads import ScfHoistInvariantLoadsPass
-    from lowering.scf_outline_kernels import ScfOutlineKernelsPass
-    from lowering.scf_parallel_loop_fusion import ScfParallelLoopFusionPass
-    from lowering.scf_split_reductions import ScfSplitReductionsPass
-    from lowering.scf_vectorize_reductions import ScfVectorizeReductionsPass
-    from lowering.torch_inline import TorchInlinePass
-    from lowering.torch_passes import torch_optimization_passes
-    from lowering.torch_refine_types import TorchRefineTypesPass
+    from lowering.bufferize.bufferize import LinalgBufferizePass
+    from lowering.bufferize.unbatch_contractions import MemrefUnbatchContractionsPass
+    from lowering.linalg_opt.accumulate_sums import LinalgAccumulateSumsPass
+    from lowering.linalg_opt.fuse_elementwise import LinalgFuseElementwisePass
+    from lowering.linalg_opt.hoist_row_contractions import LinalgHoistRowContractionsPass
+    from lowering.loops.expand_math import ExpandMathPass
+    from lowering.loops.hoist_invariant_loads import ScfHoistInvariantLoadsPass
+    from lowering.loops.library_call_pairs import LibraryCallPairsPass
+    from lowering.loops.library_calls import ConvertLinalgToLibraryCallsPass
+    from lowering.loops.outline_kernels import ScfOutlineKernelsPass
+    from lowering.loops.parallel_loop_fusion import ScfParallelLoopFusionPass
+    from lowering.loops.parallel_loops import ConvertLinalgToParallelLoopsPass
+    from lowering.loops.row_views import MemrefRowViewsPass
+    from lowering.loops.split_reductions import ScfSplitReductionsPass
+    from lowering.loops.vectorize_reductions import ScfVectorizeReductionsPass
+    from lowering.torch_opt import torch_optimization_passes
+    from lowering.torch_opt.inline import TorchInlinePass
+    from lowering.torch_opt.refine_types import TorchRefineTypesPass
     from lowering.torch_to_linalg import ConvertTorchToLinalgPass
 
     table: dict[Stage, list[ModulePass]] = {

@@ -1,8 +1,8 @@
 """Attention written once with registered ops: `F.scaled_dot_product_attention` and
 `F.multi_head_attention_forward` (what `nn.MultiheadAttention.forward` calls).
 
-Scripts run these functions as the twins of PyTorch's (`frontend/resolve.py`), and the
-`nn.MultiheadAttention` / `nn.Transformer*Layer` leaf rules (`frontend/leaf_modules.py`) call
+Scripts run these functions as the twins of PyTorch's (`frontend/ir/resolve.py`), and the
+`nn.MultiheadAttention` / `nn.Transformer*Layer` leaf rules (`frontend/script/leaf_modules.py`) call
 them; traces record them as the counterparts of PyTorch's functions. Masks may be bool or
 float: `torch._attention_bias` turns either into the float bias added to the scores. Dropout
 is refused unless it changes nothing (p = 0, or not training); `add_bias_kv`, `add_zero_attn`

@@ -23,7 +23,7 @@ from dialects.torch.dtypes import DType
 from dialects.torch.meta import kind_of_value
 from dialects.torch.op_base import TorchOp
 from dialects.torch.schema import Argument
-from frontend.binding import DEFAULT, bind
+from frontend.ir.binding import DEFAULT, bind
 
 Candidates = Sequence[type[TorchOp]]
 

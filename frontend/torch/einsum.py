@@ -1,11 +1,11 @@
-"""`frontend.torch.einsum`: eager einsum through the decomposition of `frontend/einsum.py`
+"""`frontend.torch.einsum`: eager einsum through the decomposition of `frontend/ir/einsum.py`
 (sums, permutes, reshapes and one bmm), which tracing records like any other ops."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from frontend.einsum import plan_einsum, run_einsum
+from frontend.ir.einsum import plan_einsum, run_einsum
 from frontend.torch.tensor import Tensor
 
 

@@ -20,7 +20,7 @@ from dialects.torch.dtypes import DType
 from dialects.torch.families import ElementwiseOp
 from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_PY_NAME
-from frontend.binding import BindError
+from frontend.ir.binding import BindError
 from frontend.torch.dispatch import current, dispatch
 from frontend.torch.dtype import bool_, float32, float64, get_default_dtype, int32, int64
 from frontend.torch.tensor import Tensor

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dialects.torch.registry import BY_PY_NAME
-from frontend.binding import BindError
+from frontend.ir.binding import BindError
 from frontend.torch.dispatch import current, dispatch
 from frontend.torch.tensor import Tensor
 

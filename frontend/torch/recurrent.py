@@ -2,7 +2,7 @@
 functions that the `forward`s of `torch.nn.LSTM` / `GRU` / `RNN` / `LSTMCell` / `GRUCell` /
 `RNNCell` call (`_VF.lstm`, ...), written with registered ops so that tracing those layers
 records them (a loop over time unrolls in a trace; scripting the layers goes through
-`frontend/leaf_modules.py` instead, which calls the steps written here).
+`frontend/script/leaf_modules.py` instead, which calls the steps written here).
 
 Same arguments and results as PyTorch's, one or two directions; no projection, and no dropout
 between layers in training (each an error naming the layer's setting).

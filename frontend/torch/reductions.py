@@ -2,7 +2,7 @@
 `var_mean`, `aminmax`, `nanmean`, `allclose`, `cosine_similarity`, `pairwise_distance`.
 
 A script of `torch.<name>` (or `F.<name>`) runs the function of the same name here
-(`frontend/resolve.py` `frontend_twin`); a trace records the ops it calls. Each is written
+(`frontend/ir/resolve.py` `frontend_twin`); a trace records the ops it calls. Each is written
 for tensors of any rank (scripting does not know ranks or dtypes), with PyTorch's defaults.
 """
 

@@ -1,10 +1,10 @@
 """`torch.unique` and `torch.unique_consecutive` with PyTorch's signatures and results, written
 with the ops `torch._unique2` / `aten.unique_consecutive` (`dialects/torch/ops/unique.py`).
 
-A script of `torch.unique(...)` runs the function of the same name here (`frontend/resolve.py`
+A script of `torch.unique(...)` runs the function of the same name here (`frontend/ir/resolve.py`
 `frontend_twin`), with the flags as constants, so the result is one tensor or a tuple as in
 PyTorch; a trace records the op. `x.unique(...)` / `x.unique_consecutive(...)` are these
-functions as methods (a script runs them through `frontend/resolve.py` `tensor_method_twin`).
+functions as methods (a script runs them through `frontend/ir/resolve.py` `tensor_method_twin`).
 """
 
 from __future__ import annotations

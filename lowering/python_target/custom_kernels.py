@@ -4,7 +4,7 @@ A `func.func` declaration with a `tsjit.kernel` attribute (`lowering/kernel_call
 a module-level name bound when the generated module is imported, which its functions call like
 any other numba function:
 ```python
-from lowering.custom_kernels import kernel as tsjit_kernel
+from lowering.run.custom_kernels import kernel as tsjit_kernel
 my_ops_warp_perspective = tsjit_kernel("my_ops.warp_perspective", "<sha256 of its source>")
 ```
 The digest makes the text, and so the cache entry, change with the kernel's source.
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 
 from xdsl.dialects import func
 
-from lowering.custom_kernels import KernelError, kernel_digest
 from lowering.kernel_calls import kernel_name
 from lowering.python_target.tables import PythonEmitError
+from lowering.run.custom_kernels import KernelError, kernel_digest
 
-KERNEL_IMPORT = "from lowering.custom_kernels import kernel as tsjit_kernel\n"
+KERNEL_IMPORT = "from lowering.run.custom_kernels import kernel as tsjit_kernel\n"
 
 
 def is_custom_kernel(op: func.FuncOp) -> bool:

@@ -11,7 +11,7 @@ from xdsl.dialects import arith, builtin, cf, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
-from lowering.outer_reduction_loops import NONNEGATIVE_LOOP
+from lowering.loops.outer_reduction_loops import NONNEGATIVE_LOOP
 from lowering.python_target.tables import (
     CASTS,
     DECORATOR,
@@ -83,7 +83,7 @@ class FunctionEmitter:
     plain: bool = False  # plain Python, no numba decorator (a host that only calls kernels)
     prange_bounds: list[str] = field(default_factory=list[str])  # upper bounds of the pranges
     # Chunked: the outermost parallel loop runs over `range(lo, hi)`, two leading arguments
-    # (`lowering/thread_chunks.py`); `chunk_range` is then that loop's own (lb, ub).
+    # (`lowering/run/thread_chunks.py`); `chunk_range` is then that loop's own (lb, ub).
     chunked: bool = False
     chunk_range: tuple[str, str] | None = None
     chunk_names: list[str] = field(default_factory=list[str])

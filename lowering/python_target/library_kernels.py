@@ -1,6 +1,6 @@
 """Hand-tuned numba kernels that library calls (`func.call @tsjit.<kernel>`) run.
 
-`convert-linalg-to-library-calls` (`lowering/linalg_to_library_calls.py`) replaces a matmul
+`convert-linalg-to-library-calls` (`lowering/loops/library_calls.py`) replaces a matmul
 or a convolution `linalg.generic` by a call to one of these; the python target emits the
 kernel's source (once per module) in a parallel and a serial variant, like every function
 with parallel loops, and as a row-range `nogil` function with a Python dispatcher.
@@ -25,7 +25,7 @@ The core is a tile of the result in vector registers, written as LLVM IR
   the windows of one output row into a `[c*u*v, ow]` block first.
 Each kernel accumulates into `c` / `out` (`matmul_nt`), or overwrites it (`matmul_nt_set`),
 adds a bias (`_bias`) and applies a relu (`_relu`) as its tiles store their sums
-(`lowering/library_call_finish.py` picks the kernel).
+(`lowering/loops/library_call_finish.py` picks the kernel).
 """
 
 from __future__ import annotations
@@ -431,7 +431,7 @@ class Kernel:
 
 
 # How a kernel finishes its result (`_set`, `_bias`, `_relu` in its name, see
-# `lowering/linalg_to_library_calls.py`): (name suffix, bias operand?, tile flags, docstring).
+# `lowering/loops/library_calls.py`): (name suffix, bias operand?, tile flags, docstring).
 INITS = {
     "": (False, "ACCUMULATE", "+=", ""),
     "_set": (False, "0", "=", ""),

@@ -1,5 +1,5 @@
 """The source templates of `matmul_pair` (`c = a @ b + a2 @ b2`, both right operands packed):
-the library kernel that `library-call-pairs` (`lowering/library_call_pairs.py`) calls for the
+the library kernel that `library-call-pairs` (`lowering/loops/library_call_pairs.py`) calls for the
 two matmuls of an RNN step. Formatted like the other templates of
 `lowering/python_target/library_kernels.py` (its fields: a finish's `flags` include `RELU`
 for `_relu`, which the second product applies: relu(init + a @ b + a2 @ b2))."""

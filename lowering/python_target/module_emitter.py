@@ -11,8 +11,7 @@ from xdsl.dialects import builtin, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.utils.target import Target
 
-from lowering.linalg_to_library_calls import is_library_declaration
-from lowering.program_text import join_program
+from lowering.loops.library_calls import is_library_declaration
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, fresh_name, sanitize
 from lowering.python_target.shared_modules import (
@@ -25,6 +24,7 @@ from lowering.python_target.shared_modules import (
     library_module,
 )
 from lowering.python_target.tables import HEADER, HELPERS, PythonEmitError, dtype_of
+from lowering.run.program_text import join_program
 
 # ---- module emission and the target ----
 
@@ -176,13 +176,13 @@ def called_from_hosts(funcs: Sequence[func.FuncOp]) -> set[str]:
 
 
 def emit_python(module: ModuleOp) -> str:
-    """The Python source of every `func.func` in `module`, ready for `lowering.jit`.
+    """The Python source of every `func.func` in `module`, ready for `lowering.run.jit`.
 
     A function with parallel loops is emitted twice, `f_parallel` (`prange`) and `f_serial`
     (`range`), behind a plain Python `f` that picks one by the size of its array arguments:
     small calls then pay no thread launch, and numba compiles only the variant that runs.
     Library kernels and outlined kernels go to shared modules in front of the main module
-    (`lowering/program_text.py`); a `tsjit.host` function is plain Python calling them.
+    (`lowering/run/program_text.py`); a `tsjit.host` function is plain Python calling them.
     """
     all_funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
     kernels = [op for op in all_funcs if is_custom_kernel(op)]
@@ -222,7 +222,7 @@ def emit_python(module: ModuleOp) -> str:
 
 
 def entry_points(funcs: Sequence[func.FuncOp], symbols: dict[str, str]) -> str:
-    """`ENTRY_POINTS`: each function's Python object by its IR symbol, which `lowering.jit`
+    """`ENTRY_POINTS`: each function's Python object by its IR symbol, which `lowering.run.jit`
     looks up (a function named like a generated global, `math` or `range`, is renamed)."""
     pairs = (f"    {op.sym_name.data!r}: {symbols[op.sym_name.data]},\n" for op in funcs)
     return "ENTRY_POINTS = {\n" + "".join(pairs) + "}\n"

@@ -1,4 +1,4 @@
-"""Library kernels and outlined loop kernels as modules of their own (`lowering/program_text.py`).
+"""Library kernels and outlined loop kernels as modules of their own (`run/program_text.py`).
 
 A shared module holds one kernel, written so that its text depends only on the kernel:
 - a library kernel (`func.call @tsjit.conv2d_f32`): its parallel and serial variants and a
@@ -6,7 +6,7 @@ A shared module holds one kernel, written so that its text depends only on the k
 - a kernel of `scf-outline-kernels` (`tsjit.outlined`) that only hosts call and whose nest
   is one parallel loop: `kernel_rows(lo, hi, ...)`, a serial `nogil` function of the outer
   loop's range, and the dispatcher `kernel` that runs it whole or in chunks on a thread pool
-  (`lowering/thread_chunks.py`: no parfor compile);
+  (`lowering/run/thread_chunks.py`: no parfor compile);
 - another outlined kernel: named `kernel` (`kernel_parallel`, `kernel_serial` and the
   dispatcher `kernel` when it has parallel loops);
 each importing the library kernels it calls and binding the custom-op kernels it calls.
@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import MemRefType
 
-from lowering.linalg_to_library_calls import library_kernel
-from lowering.program_text import module_name
+from lowering.loops.library_calls import library_kernel
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
 from lowering.python_target.function_emitter import FunctionEmitter, sanitize
 from lowering.python_target.library_kernels import LIBRARY_HELPERS, module_sources
 from lowering.python_target.tables import HEADER, HELPERS, LIBRARY_HEADER
+from lowering.run.program_text import module_name
 
 OUTLINED = "tsjit.outlined"  # the attribute `scf-outline-kernels` gives its kernels
 HOST = "tsjit.host"  # ... and the functions it outlined all loop nests of
@@ -63,13 +63,13 @@ def library_module(op: func.FuncOp, names: tuple[str, str, str]) -> SharedModule
 
 CHUNK_DISPATCHER = '''def kernel({args}):
     """Runs kernel_rows over [{lb}, {ub}), in one chunk per thread on at least CHUNK_GRAIN
-    array elements (lowering/thread_chunks.py)."""
+    array elements (lowering/run/thread_chunks.py)."""
     if {size} >= CHUNK_GRAIN and {trips} > 1:
         run_in_chunks(kernel_rows, {lb}, {ub}, ({args},))
     else:
         kernel_rows({lb}, {ub}, {args})
 '''
-CHUNK_IMPORT = "from lowering.thread_chunks import CHUNK_GRAIN, run_in_chunks\n"
+CHUNK_IMPORT = "from lowering.run.thread_chunks import CHUNK_GRAIN, run_in_chunks\n"
 
 
 def chunked_kernel(

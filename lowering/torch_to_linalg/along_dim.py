@@ -1,7 +1,7 @@
 """Lowers the ops computed row by row along one dim (sorts, selections, scans) to kernel calls.
 
 An `AlongDimOp` (`dialects/torch/ops/along_dim.py`) says, in its `KernelPlan`, which kernel
-(`lowering/along_dim_kernels.py`) computes it, the dim of its rows and the kernel's int
+(`lowering/run/kernels/along_dim.py`) computes it, the dim of its rows and the kernel's int
 scalars. The op becomes a destination-passing call like a custom op's
 (`lowering/kernel_calls.py`):
 ```mlir
@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import IndexType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.along_dim_kernels  # noqa: F401  (registers the kernels)
+import lowering.run.kernels.along_dim  # noqa: F401  (registers the kernels)
 from dialects.torch.ops.along_dim import AlongDimOp, KernelPlan
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN

@@ -6,7 +6,7 @@ shape; `y[mask] = v` with the same values at every masked position is one `selec
 For `self` of shape S with index tensors at dims D (broadcast to shape B) and the other dims
 K kept whole, the indexed shape is `S[K[:p]] + B + S[K[p:]]` (p: D's first dim when D is
 adjacent, else 0; `dialects/torch/ops/index_put.py`). Three small parallel generics give the
-kernel (`lowering/index_put_kernels.py`) 1-D tensors in row-major order (so it is compiled
+kernel (`lowering/run/kernels/index_put.py`) 1-D tensors in row-major order (so it is compiled
 per dtype and rank of self only):
 - `offsets` (numel(B), i64): `sum_d wrap(index_d[b]) * stride(d)` over d in D, or -1 when an
   index is out of [-S[d], S[d]) (the kernel raises IndexError);
@@ -35,7 +35,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.index_put_kernels  # noqa: F401  (registers the kernels)
+import lowering.run.kernels.index_put  # noqa: F401  (registers the kernels)
 from dialects.torch.meta import broadcast_shapes
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.index_put import (

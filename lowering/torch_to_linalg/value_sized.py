@@ -1,5 +1,5 @@
 """Lowers `torch.aten.nonzero`, whose result size is known only after counting, to two kernel
-calls (`lowering/value_sized_kernels.py`, destination passing as `lowering/kernel_calls.py`):
+calls (`lowering/run/kernels/value_sized.py`, destination passing as `lowering/kernel_calls.py`):
 the count into a one-element buffer, read with `tensor.extract`, then the positions into a
 `tensor.empty` of that many rows.
 
@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import IndexType, TensorType, i64
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.value_sized_kernels  # noqa: F401  (registers the kernels)
+import lowering.run.kernels.value_sized  # noqa: F401  (registers the kernels)
 from dialects.torch.ops.value_sized import AtenNonzeroOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.kernel_calls import declare_kernel

@@ -1,4 +1,4 @@
-"""The library kernels (`lowering/linalg_to_library_calls.py`) for xDSL's interpreter.
+"""The library kernels (`lowering/loops/library_calls.py`) for xDSL's interpreter.
 
 The numba path emits hand-tuned kernels for `func.call @tsjit.<kernel>_<dtype>`; here each is
 a numpy reference working in place on the interpreter's buffers, so loops-level IR with

@@ -13,9 +13,9 @@ from dialects.torch.op_base import Sample, TorchOp
 from dialects.torch.op_base import T as TensorSample
 from dialects.torch.ops.prim import PrimListUnpackOp
 from dialects.torch.types import ValueTensorType
-from frontend.binding import DEFAULT, bind
-from frontend.builder import IRBuilder
 from frontend.function import ScriptFunction
+from frontend.ir.binding import DEFAULT, bind
+from frontend.ir.builder import IRBuilder
 from frontend.torch.ops import eager_kind
 
 TOLERANCES = {

@@ -1,5 +1,5 @@
 """Batched matmuls run as loops of 2-D library matmuls on views
-(`lowering/memref_unbatch_contractions.py`) and give PyTorch's results."""
+(`lowering/bufferize/unbatch_contractions.py`) and give PyTorch's results."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ from dialects.torch.meta import ShapeError
 from dialects.torch.registry import BY_NAME, BY_PY_NAME
 from frontend import ops
 from frontend import torch as ft
-from lowering.custom_kernels import KernelError, kernel, kernel_digest, source_digest
 from lowering.pipeline import PipelineError
+from lowering.run.custom_kernels import KernelError, kernel, kernel_digest, source_digest
 
 RNG = np.random.default_rng(7)
 SKEW = np.array([[1.1, 0.2, 0.5], [-0.1, 0.9, 1.3], [0.01, -0.02, 1.0]], np.float32)

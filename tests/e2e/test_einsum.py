@@ -1,5 +1,5 @@
 """torch.einsum of one or two operands, scripted, traced and eager (frontend.torch), against
-PyTorch: sums, permutes, reshapes and one bmm (frontend/einsum.py)."""
+PyTorch: sums, permutes, reshapes and one bmm (frontend/ir/einsum.py)."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def rnn_of_collapsed_rows(x, h, w, u, b):  # rnn under another name: its own cac
 
 
 def test_collapsed_rows_hoisted_match_torch_at_any_step_count(monkeypatch) -> None:
-    from lowering.linalg_hoist_row_contractions import LinalgHoistRowContractionsPass as Hoist
+    from lowering.linalg_opt.hoist_row_contractions import LinalgHoistRowContractionsPass as Hoist
 
     original = Hoist.apply
 

@@ -1,6 +1,6 @@
 """Real models, scripted and traced, compiled, against PyTorch eager at float32
 (rtol 1e-4, atol 1e-5). ResNet-18 at 224x224: its kernels are shared modules
-(`lowering/program_text.py`), so batch 4 and the other capture compile only what differs."""
+(`lowering/run/program_text.py`), so batch 4 and the other capture compile only what differs."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from torch import nn
 import frontend
 from dialects.torch.meta import ShapeError
 from frontend.errors import ScriptError
-from frontend.trace_errors import TraceError
+from frontend.trace.errors import TraceError
 
 
 def leaves(value):

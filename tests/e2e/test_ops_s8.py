@@ -12,7 +12,7 @@ import torch
 
 import frontend
 from frontend.errors import ScriptError
-from frontend.resolve import ops_for_object
+from frontend.ir.resolve import ops_for_object
 
 
 def compiled(program, args, traced=False):

@@ -1,4 +1,4 @@
-"""torch.nn.LSTM / GRU / LSTMCell / GRUCell, scripted (`frontend/leaf_modules.py`) and traced
+"""torch.nn.LSTM / GRU / LSTMCell / GRUCell, scripted (`frontend/script/leaf_modules.py`) and traced
 (`frontend/torch/recurrent.py`, the counterparts of `_VF.lstm`, ...), against PyTorch."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from torch import nn
 
 import frontend
 from frontend.errors import ScriptError
-from frontend.trace_errors import TraceError
+from frontend.trace.errors import TraceError
 
 
 def leaves(value):

@@ -2,7 +2,7 @@
 
 Whole-array reductions run in parallel chunks (`scf-split-reductions`); reductions over an
 outer dim (a softmax over dim 0 too) run the reduced dim outside a block of contiguous
-columns (`lowering/outer_reduction_loops.py`). Sizes are chosen so that chunks and blocks
+columns (`lowering/loops/outer_reduction_loops.py`). Sizes are chosen so that chunks and blocks
 are uneven.
 """
 

@@ -139,7 +139,7 @@ def smallest_and_largest(x):
 
 
 def test_topk_of_a_few_in_long_rows_selects_like_a_stable_sort() -> None:
-    """k * 16 <= n selects by insertion without sorting (lowering/along_dim_kernels.py): the
+    """k * 16 <= n selects by insertion without sorting (lowering/run/kernels/along_dim.py): the
     same values as torch, the indices of a stable sort (ties: lowest index first)."""
     x = torch.randint(-3, 3, (3, 64), generator=RNG).float()
     x[0, ::7] = math.nan

@@ -1,4 +1,4 @@
-"""`Dict[str, X]` arguments of the scripted function (`frontend/annotations.py`): one
+"""`Dict[str, X]` arguments of the scripted function (`frontend/script/annotations.py`): one
 compiled graph per key set, one function argument per value."""
 
 from typing import Dict  # noqa: UP035 (TorchScript's spelling)

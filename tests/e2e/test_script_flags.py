@@ -1,5 +1,5 @@
 """Flags: an entry function's `bool` parameters with a default are specialized on their value
-(`frontend/annotations.py`), so they may choose what the function returns; `None` inside a
+(`frontend/script/annotations.py`), so they may choose what the function returns; `None` inside a
 returned tuple comes back as None."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Scripting lambdas (`frontend/script_lambda.py`): found in their file's `ast`, also where
+"""Scripting lambdas (`frontend/script/lambdas.py`): found in their file's `ast`, also where
 the line is no statement of its own, and told apart from other lambdas on the same line."""
 
 import pytest

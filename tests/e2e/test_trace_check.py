@@ -10,7 +10,7 @@ import pytest
 
 import frontend
 from frontend import torch as ft
-from frontend.trace_check import compare_outputs, first_divergence
+from frontend.trace.check import compare_outputs, first_divergence
 
 
 def scale_by_max(x: Any) -> Any:

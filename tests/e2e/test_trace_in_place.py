@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import frontend
-from frontend.trace_errors import TraceError
+from frontend.trace.errors import TraceError
 
 
 def updates_a_traced_tensor(v):  # type: ignore[no-untyped-def]

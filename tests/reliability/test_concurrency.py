@@ -146,7 +146,7 @@ def _garble(path: Path) -> None:
 def _change_a_constant(path: Path) -> None:
     """Still a valid program text (each shared module named by its content, the main module
     importing the new names) under the old seal, but computing `* 3.0` instead of `* 2.0`."""
-    from lowering.program_text import join_program, module_name, split_program
+    from lowering.run.program_text import join_program, module_name, split_program
 
     seal, text = path.read_text().split("\n", 1)
     shared, main = split_program(text)
@@ -167,7 +167,7 @@ DAMAGE = {
 }
 
 
-NOT_REBUILT: dict[str, str] = {}  # damage kinds lowering/jit.py does not recover from yet
+NOT_REBUILT: dict[str, str] = {}  # damage kinds lowering/run/jit.py does not recover from yet
 
 
 @pytest.mark.parametrize(

@@ -344,7 +344,7 @@ def test_fixed(fn: Any, args: tuple[Any, ...], backend: str) -> None:
 
 def test_exact_shapes_are_compiled_only_where_needed() -> None:
     """The general code serves every shape it is right for; shapes that make a `?` dim 1 where
-    it is broadcast get their own exact-shape code (frontend/shape_guard.py)."""
+    it is broadcast get their own exact-shape code (frontend/run/shape_guard.py)."""
     fn = frontend.script(subtract_first_column)
     for rows, cols in [(3, 4), (5, 4), (2, 7)]:
         x = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols)

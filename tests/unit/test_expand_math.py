@@ -16,9 +16,9 @@ from xdsl.dialects.memref import MemRef
 from xdsl.dialects.scf import Scf
 from xdsl.parser import Parser
 
-from lowering import jit
-from lowering.expand_math import ExpandMathPass
+from lowering.loops.expand_math import ExpandMathPass
 from lowering.python_target import emit_python
+from lowering.run import jit
 
 FUNCTIONS = ("exp", "tanh", "log", "erf", "log1p", "expm1")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lowering import jit
+from lowering.run import jit
 
 
 @pytest.fixture

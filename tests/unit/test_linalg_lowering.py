@@ -57,13 +57,13 @@ from xdsl.transforms.lower_affine import LowerAffinePass
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import PassFailedException
 
-from lowering.linalg_bufferize import LinalgBufferizePass
-from lowering.linalg_to_parallel_loops import (
+from lowering.bufferize.bufferize import LinalgBufferizePass
+from lowering.loops.outer_reduction_loops import NONNEGATIVE_LOOP
+from lowering.loops.parallel_loops import (
     ConvertLinalgToParallelLoopsPass,
     GeneralizeBroadcastOp,
     GeneralizeReduceOp,
 )
-from lowering.outer_reduction_loops import NONNEGATIVE_LOOP
 
 # ---- interpreter support ----
 
@@ -491,7 +491,7 @@ def test_loops_stage_runs_like_numpy(ctx: Context, case: Case) -> None:
 def test_reduction_carries_accumulator_in_iter_args(ctx: Context) -> None:
     """The row sum carries its accumulator in `iter_args`; the column sum (a reduced dim
     before the contiguous one) runs the rows outside a loop over a block of columns, which
-    reads and writes the outputs (`lowering/outer_reduction_loops.py`)."""
+    reads and writes the outputs (`lowering/loops/outer_reduction_loops.py`)."""
     module = bufferize(ctx, CASES[1])
     ConvertLinalgToParallelLoopsPass().apply(ctx, module)
     loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]

@@ -1,4 +1,4 @@
-"""Checks `lowering.jit.tune_malloc`: applied once per process on glibc, off on request."""
+"""Checks `lowering.run.jit.tune_malloc`: applied once per process on glibc, off on request."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CHILD = """
 import uuid
-from lowering import jit
+from lowering.run import jit
 
 calls = []
 real = jit.tune_malloc.__wrapped__

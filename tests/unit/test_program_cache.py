@@ -1,4 +1,4 @@
-"""Checks the cross-process cache of generated programs (`lowering/program_cache.py`)."""
+"""Checks the cross-process cache of generated programs (`lowering/run/program_cache.py`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 import frontend
 from dialects.torch.ops.prim import ValueTensorLiteralOp
-from lowering import program_cache
-from lowering.program_cache import compile_program, program_key, program_parts, sealed
+from lowering.run import program_cache
+from lowering.run.program_cache import compile_program, program_key, program_parts, sealed
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -21,8 +21,8 @@ from xdsl.dialects.memref import MemRef
 from xdsl.dialects.scf import Scf
 from xdsl.parser import Parser
 
-from lowering import jit
 from lowering.python_target import PythonEmitError, emit_python
+from lowering.run import jit
 
 TOLERANCES = {np.float32: {"rtol": 2e-6, "atol": 1e-6}, np.float64: {"rtol": 1e-12, "atol": 0}}
 RNG = np.random.default_rng(0)

@@ -1,4 +1,4 @@
-"""`lowering.spin_wait`: flags raised in one thread are seen by native waits in another."""
+"""`lowering.run.spin_wait`: flags raised in one thread are seen by native waits in another."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from lowering.spin_wait import raise_then_wait, spins_per_second, wait_for
+from lowering.run.spin_wait import raise_then_wait, spins_per_second, wait_for
 
 
 def test_wait_for_a_raised_flag_returns_at_once() -> None:

@@ -1,4 +1,4 @@
-"""`lowering.thread_chunks.run_in_chunks`: every index once, in one chunk per thread."""
+"""`lowering.run.thread_chunks.run_in_chunks`: every index once, in one chunk per thread."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from lowering.thread_chunks import run_in_chunks
+from lowering.run.thread_chunks import run_in_chunks
 
 
 @numba.njit(nogil=True)

@@ -29,14 +29,14 @@ from dialects.torch.op_base import TorchOp
 from dialects.torch.ops.prim import PrimLoopOp
 from frontend import torch
 from lowering.pipeline import Stage, lower, make_context
-from lowering.torch_passes import (
+from lowering.torch_opt import (
     TorchCanonicalizePass,
     TorchDecomposePass,
     TorchUnrollLoopsPass,
     torch_optimization_passes,
 )
-from lowering.torch_passes.decompose import decomposable_ops
-from lowering.torch_refine_types import TorchRefineTypesPass
+from lowering.torch_opt.decompose import decomposable_ops
+from lowering.torch_opt.refine_types import TorchRefineTypesPass
 
 TORCH_PASSES = ["torch-canonicalize", "torch-dce", "torch-unroll-loops", "torch-decompose"]
 

@@ -1,7 +1,7 @@
 """The base of ops computed row by row along one dim by a kernel: sorts, selections, scans.
 
 Such an op (`dialects/torch/ops/sorting.py`, `scans.py`) declares `KERNEL`, the name of a
-numba kernel (`lowering/along_dim_kernels.py`, whose docstring has the calling contract), and
+numba kernel (`lowering/run/kernels/along_dim.py`, whose docstring has the calling contract), and
 answers `plan()`: which dim its rows run along (None: the whole tensor, flattened, is one
 row), the int scalars the kernel takes, and which of the kernel's outputs are the op's results.
 `lowering/torch_to_linalg/along_dim.py` turns that into the kernel call.

@@ -1,6 +1,6 @@
 """Filling a tensor with one value: `x.fill_(v)` / `torch.fill(x, v)` (a Python number or a
 0-d tensor, cast to x's dtype) and `x.zero_()`. In scripts the in-place spellings update a
-plain variable with the functional op's result (frontend/script_tensor_methods.py)."""
+plain variable with the functional op's result (frontend/script/tensor_methods.py)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 `cholesky` / `matrix_power`).
 
 inv, det, slogdet and cholesky are computed matrix by matrix by numba kernels
-(`lowering/linalg_kernels.py`: LU with partial pivoting, Cholesky), called like the
+(`lowering/run/kernels/linear_algebra.py`: LU with partial pivoting, Cholesky), called like the
 along-dim kernels with the rows dim the second to last. solve decomposes into `inv(A) @ B`,
 matrix_power into repeated squaring (`matmul`), inverting first for a negative power.
 """
@@ -47,7 +47,7 @@ def check_square(name: str, a: TensorMeta, floats_only: bool = True) -> None:
 
 
 def _kernel(name: str) -> Any:
-    from lowering import linalg_kernels
+    from lowering.run.kernels import linear_algebra as linalg_kernels
 
     return linalg_kernels.KERNELS[f"tsjit.linalg_{name}"]
 

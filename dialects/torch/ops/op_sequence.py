@@ -77,7 +77,7 @@ class OpSequence:
 
 class Decomposition(list):  # type: ignore[type-arg]
     """A `decompose` answer whose values replacing the op's results are not the last op's
-    (`lowering/torch_passes/decompose.py` reads `results`)."""
+    (`lowering/torch_opt/decompose.py` reads `results`)."""
 
     def __init__(self, ops: list[Any], results: list[SSAValue]) -> None:
         super().__init__(ops)

@@ -2,7 +2,7 @@
 
 `torch.aten.nonzero` is the one core op: its result `[?, rank]` (int64) has a first dim
 known only after counting, which `lowering/torch_to_linalg/value_sized.py` does at run time
-before allocating it (kernels in `lowering/value_sized_kernels.py`). The others decompose
+before allocating it (kernels in `lowering/run/kernels/value_sized.py`). The others decompose
 into it and ops of known sizes, as torch itself computes them:
 - `torch.argwhere(x)` is `torch.nonzero(x)`;
 - `torch.where(cond)` (one argument) is the columns of `nonzero(cond)`, one 1-D index tensor

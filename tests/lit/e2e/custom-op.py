@@ -42,7 +42,7 @@ def f(x):
 # MEMREF-NEXT: func.call @lit_ops.axpb(%x, %{{.*}}, %{{.*}}, %[[SECOND]]) : (memref<?xf32>, f64, i64, memref<?xf32>) -> ()
 # MEMREF: func.call @lit_ops.axpb(%x, %{{.*}}, %{{.*}}, %[[FIRST]]) : (memref<?xf32>, f64, i64, memref<?xf32>) -> ()
 
-# PYTHON: from lowering.custom_kernels import kernel as tsjit_kernel
+# PYTHON: from lowering.run.custom_kernels import kernel as tsjit_kernel
 # PYTHON: lit_ops_axpb = tsjit_kernel("lit_ops.axpb", "{{[0-9a-f]+}}")
 # PYTHON: def f_serial(x):
 # PYTHON: lit_ops_axpb(x, np.float64(2.0), np.int64(3), [[A:v[0-9]+]])

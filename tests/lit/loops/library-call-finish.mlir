@@ -1,7 +1,7 @@
 // RUN: xdsl-opt %s -p convert-linalg-to-library-calls | filecheck %s
 
 // The fill in front of a contraction and the elementwise op behind it, done by the kernel
-// (lowering/library_call_finish.py).
+// (lowering/loops/library_call_finish.py).
 
 #mk = affine_map<(d0, d1, d2) -> (d0, d2)>
 #kn = affine_map<(d0, d1, d2) -> (d2, d1)>

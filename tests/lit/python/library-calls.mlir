@@ -4,7 +4,7 @@
 // (compiled once for every program that calls it): the helpers around the register-blocked
 // tile (lowering/python_target/gemm_tile.py), a parallel (prange over chunks) and a serial
 // (range) variant for numba callers, and for plain Python callers (hosts) a dispatcher that
-// runs a serial row-range variant on threads (lowering/thread_chunks.py). The main module
+// runs a serial row-range variant on threads (lowering/run/thread_chunks.py). The main module
 // imports them; a function that calls a library kernel gets the two variants and the
 // dispatcher, even without a loop of its own; each variant calls the kernel's variant of the
 // same kind.

@@ -5,7 +5,8 @@ Shape and dtype rules run when a call fixes the argument types, so these fail at
 with a `TypeError` (a rule rejects the types: "f() cannot run with (x: f32[?]): <op>: ...")
 or a `ValueError` (the concrete sizes do not fit: "f(): arguments of shapes ... do not fit"),
 never with an internal traceback. The error names the function and, through the rule's
-message, the op, and shows the source line marked `# <-- col N` (`frontend/error_location.py`).
+message, the op, and shows the source line marked `# <-- col N` (`frontend/script/
+error_location.py`).
 Each docstring is `error: <regex>`; arguments are `ARGS[name]` (default: one float32 array of
 shape [2, 3]).
 """

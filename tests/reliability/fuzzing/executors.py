@@ -17,7 +17,7 @@ Outcome kinds:
 
 A mismatch's detail says whether the interpreter agrees and whether the program compiled for
 its exact input shapes, with its `int` arguments as constants, is right (then the general
-code missed a `?` dim that is 1 at run time: `frontend/shape_guard.py`'s business).
+code missed a `?` dim that is 1 at run time: `frontend/run/shape_guard.py`'s business).
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def exact_specialization_agrees(program: Program, lib: Eager, expected: Any) -> 
     import frontend
     from dialects.torch.dtypes import dtype_of_numpy
     from dialects.torch.types import ValueTensorType
-    from frontend.runtime import Argument
+    from frontend.run.arguments import Argument
     from fuzzing.program import Assign
 
     constants = [Assign(i.name, repr(i.value)) for i in program.ints]

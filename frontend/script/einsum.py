@@ -1,0 +1,61 @@
+"""`torch.einsum(...)` in scripted code: the decomposition of `frontend/ir/einsum.py`, emitted as
+`torch.aten.*` ops (sum, permute, reshape, bmm) at the call's location."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from dialects.torch.ops.data_movement import AtenSizeIntOp
+from frontend.ir.builder import Value, kind_of
+from frontend.ir.einsum import EinsumError, plan_einsum, run_einsum
+from frontend.ir.resolve import ops_for_method
+
+
+class _ScriptOps:
+    """`EinsumOps` that emit torch ops through a `FunctionScripter`."""
+
+    def __init__(self, scripter: Any, node: ast.Call) -> None:
+        self.scripter, self.node = scripter, node
+
+    def _method(self, name: str, args: list[Value]) -> Any:
+        return self.scripter.emit(self.node, ops_for_method(name), args, {})[0]
+
+    def size(self, x: Value, dim: int) -> Any:
+        return self.scripter.emit(self.node, (AtenSizeIntOp,), [x, dim], {})[0]
+
+    def mul(self, a: Value, b: Value) -> Any:
+        if isinstance(a, int) and isinstance(b, int):
+            return a * b
+        if a == 1:
+            return b
+        return self.scripter.scalar_binop(self.node, "mul", a, b)
+
+    def sum(self, x: Value, dims: list[int]) -> Any:
+        return self._method("sum", [x, dims])
+
+    def permute(self, x: Value, dims: list[int]) -> Any:
+        return self._method("permute", [x, dims])
+
+    def reshape(self, x: Value, sizes: list[Any]) -> Any:
+        return self._method("reshape", [x, sizes])
+
+    def bmm(self, a: Value, b: Value) -> Any:
+        return self._method("bmm", [a, b])
+
+
+def einsum_call(
+    scripter: Any, node: ast.Call, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    if kwargs or not args or not isinstance(args[0], str):
+        raise scripter.error(node, "einsum() takes an equation known while scripting and tensors")
+    operands = list(args[1:])
+    if len(operands) == 1 and isinstance(operands[0], tuple | list):
+        operands = list(operands[0])
+    if any(kind_of(x) != "Tensor" for x in operands):
+        raise scripter.error(node, "einsum(): the operands must be tensors")
+    try:
+        plan = plan_einsum(args[0], len(operands))
+    except EinsumError as err:
+        raise scripter.error(node, str(err)) from None
+    return run_einsum(plan, operands, _ScriptOps(scripter, node))  # type: ignore[no-any-return]

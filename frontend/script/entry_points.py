@@ -1,0 +1,110 @@
+"""Entry points of scripting: a function, or each compiled method of a module."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from frontend.errors import ScriptError
+from frontend.function import ScriptFunction, python_name
+from frontend.module import ScriptMethod, ScriptModule, exported_method_names
+from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
+from frontend.run.variants import Variants
+from frontend.script.calls import Compilation
+from frontend.script.modules import ModuleValue
+from frontend.script.scripter import FunctionScripter
+
+
+def script_function(fn: Callable[..., Any]) -> ScriptFunction:
+    """The function and every function it calls, as one module with `fn` first.
+
+    With structured arguments (Optional, List, Tuple, str) calls go through `Variants`.
+    """
+    default = build_function(fn, {})
+    specs = FunctionScripter(fn, entry=True).parameter_specs()
+    signature = python_signature(fn, specs)
+    if signature is not None:
+        default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), signature)
+    return default
+
+
+def python_signature(
+    fn: Callable[..., Any], specs: list[tuple[str, Any]], method: bool = False
+) -> inspect.Signature | None:
+    """The signature calls must bind through when arguments have defaults or are structured."""
+    signature = inspect.signature(fn)
+    parameters = list(signature.parameters.values())[1 if method else 0 :]
+    structured = any(spec is not None and spec.is_structured for _, spec in specs)
+    defaults = any(p.default is not inspect.Parameter.empty for p in parameters)
+    return signature.replace(parameters=parameters) if structured or defaults else None
+
+
+def build_function(fn: Callable[..., Any], constants: dict[str, Any]) -> ScriptFunction:
+    compilation = Compilation()
+    entry = FunctionScripter(fn, compilation, constants=constants, entry=True).build_function()
+    module = compilation.module(entry)
+    module.verify()
+    function = ScriptFunction(module, entry.op.sym_name.data, fn)
+    function.result_structure = entry.results
+    attach_python_calls(function)
+    return function
+
+
+def attach_python_calls(function: ScriptFunction) -> None:
+    """Programs that call ignored functions run as compiled segments around those calls."""
+    if not has_python_calls(function.module):
+        return
+    try:
+        function.steps = prepare_steps(function.module, python_name(function.name))
+    except SplitError as err:
+        raise ScriptError(
+            str(err), hint="call the ignored function outside `if` and loops"
+        ) from None
+
+
+def script_module(obj: Any) -> ScriptModule:
+    methods = {name: script_method(obj, name) for name in exported_method_names(obj)}
+    if not methods:
+        raise ScriptError(f"cannot script {type(obj).__name__}: it has no forward method")
+    return ScriptModule(obj, methods)
+
+
+def script_method(obj: Any, name: str) -> ScriptMethod:
+    """`obj.<name>` with `self` bound to `obj`; through `Variants` for structured arguments."""
+    default = build_method(obj, name, {})
+    scripter = FunctionScripter(
+        default.function.python_fn, self_value=ModuleValue(obj, ""), entry=True
+    )  # type: ignore[arg-type]
+    specs = scripter.parameter_specs()
+    signature = python_signature(scripter.fn, specs, method=True)
+    if signature is not None:
+        default.variants = Variants(
+            default.function.name, specs, lambda c: build_method(obj, name, c), signature
+        )
+    return default
+
+
+def build_method(obj: Any, name: str, constants: dict[str, Any]) -> ScriptMethod:
+    from frontend.script.leaf_modules import leaf_rule
+
+    fn = getattr(type(obj), name)
+    rule = leaf_rule(obj) if name == "forward" else None
+    if rule is not None:
+        problem = rule.check(obj)
+        if problem:
+            raise ScriptError(f"cannot script {type(obj).__name__}: {problem}", hint=rule.hint)
+        fn = rule.forward
+    compilation = Compilation()
+    symbol = f"{type(obj).__name__}.{name}"
+    scripter = FunctionScripter(
+        fn, compilation, self_value=ModuleValue(obj, ""), constants=constants, name=symbol,
+        entry=True,
+    )  # fmt: skip
+    entry = scripter.build_function()
+    module = compilation.module(entry)
+    module.verify()
+    function = ScriptFunction(module, symbol, fn)
+    function.result_structure = entry.results
+    attach_python_calls(function)
+    return ScriptMethod(obj, name, function, entry.param_paths)

@@ -1,0 +1,336 @@
+"""Tracing programs written with real PyTorch, through `__torch_function__`.
+
+Each traced torch tensor is a `TracingTensor` (a `torch.Tensor` subclass) paired with a
+*mirror*: the `frontend.torch.Tensor` the recorder follows. A torch call on traced tensors
+runs twice: once in PyTorch (its result keeps flowing through the user's program) and once
+as the `frontend.torch` function, method or operator of the same name on the mirrors (which
+records the registry op). So `torch.*`, `Tensor.*`, operators, indexing and `F.*` (and with
+them the `forward`s of real `torch.nn` layers) all trace. A call that makes tensors from
+traced tensors but has no `frontend.torch` counterpart is a TraceError.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import frontend.torch as ft
+from frontend.torch.dispatch import current
+from frontend.torch.nn import functional as ft_functional
+from frontend.torch.tensor import Tensor
+from frontend.trace.errors import TraceError, user_line
+from frontend.trace.recorder import Recorder
+
+# torch keyword arguments the registry's schemas do not have, and the values at which they
+# change nothing (ANY: never): `F.max_pool2d(..., return_indices=False)` records max_pool2d
+ANY = object()
+_TORCH_ONLY_KWARGS: dict[str, Any] = {"_stacklevel": ANY, "return_indices": False}
+
+
+@cache
+def counterparts() -> dict[int, tuple[Any, str, Any]]:
+    """id(torch function) -> (the function, its spelling, the frontend.torch counterpart)."""
+    import torch
+    import torch.nn.functional as F
+
+    table: dict[int, tuple[Any, str, Any]] = {}
+    pairs = [(torch.Tensor, Tensor, "Tensor"), (torch, ft, "torch"), (F, ft_functional, "F"),
+             (torch.linalg, ft.linalg, "torch.linalg"),
+             (torch.special, ft.special, "torch.special")]  # fmt: skip
+    for real, ours, prefix in pairs:
+        for name in dir(ours):
+            theirs = getattr(real, name, None)
+            mine = getattr(ours, name, None)
+            if real is torch.Tensor and name in ("T", "mT", "mH"):
+                mine = vars(Tensor)[name].fget  # properties: found by their descriptor
+            if theirs is None or not callable(mine) or isinstance(theirs, type):
+                continue
+            table.setdefault(id(theirs), (theirs, f"{prefix}.{name}", mine))
+    return table
+
+
+# TracingTensor methods that turn a tensor into a Python value: what each one turns it into
+LEAVING = {
+    "__bool__": "a Python boolean",
+    "__float__": "a Python float",
+    "__int__": "a Python integer",
+    "__index__": "a Python index",
+    "__len__": "a Python int (len)",
+    "item": "a Python number",
+    "tolist": "a Python list",
+    "numpy": "a NumPy array",
+}
+
+
+def _leaving(tensor: Any, target: str) -> None:
+    recorder = current()
+    if isinstance(recorder, Recorder):
+        recorder.converting(mirror_of(tensor, recorder), target)
+
+
+def _leaving_method(name: str, target: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _leaving(self, target)
+        return getattr(super(tracing_tensor_class(), self), name)(*args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
+def _iterate(self: Any) -> Any:
+    _leaving(self, "an iterator (one row per step)")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _set_item(self: Any, key: Any, value: Any) -> None:
+    recorder = current()
+    if isinstance(recorder, Recorder):
+        record_assignment(self, _to_frontend(key, recorder), _to_frontend(value, recorder))
+    super(tracing_tensor_class(), self).__setitem__(key, value)
+
+
+def record_assignment(tensor: Any, key: Any, value: Any) -> None:
+    """`tensor[key] = value` (key and value as mirrors): `tensor`'s mirror becomes the new
+    value when it or what is written is traced (`frontend/trace/assign.py`). Into a traced
+    input or a view of another tensor it is a TraceError (the caller's tensor, or the tensor
+    viewed, would not change)."""
+    from frontend.trace.assign import assigned
+
+    recorder = current()
+    assert isinstance(recorder, Recorder)
+    mirror = mirror_of(tensor, recorder)
+    if not recorder.is_traced([mirror, key, value]):
+        recorder.mutating(mirror, "an indexed assignment (x[i] = v)")
+        return
+    if recorder.is_traced(mirror) and any(mirror is i for i in recorder.inputs):
+        raise TraceError(
+            f"{user_line()}: an indexed assignment into the input {_input_name(recorder, mirror)}"
+            " cannot be recorded (the caller's tensor would not change): copy it first, "
+            "y = x.clone(); y[i] = v"
+        )
+    if _is_view(tensor):
+        raise TraceError(
+            f"{user_line()}: an indexed assignment into a view of another tensor (row = y[0]; "
+            "row[1] = v) cannot be recorded: assign through the tensor itself (y[0, 1] = v)"
+        )
+    result = assigned(mirror, key, value)
+    recorder.updated(mirror, result)
+    mirror.numpy()[...] = result.numpy()
+
+
+def _input_name(recorder: Recorder, mirror: Any) -> str:
+    name = recorder.value_of(mirror).name_hint
+    return f"`{name}`" if name else "tensor"
+
+
+def _is_view(tensor: Any) -> bool:
+    """Whether PyTorch's `tensor` shows part of (or rearranges) another tensor's storage (a
+    TracingTensor itself is an alias of its whole base: not a view)."""
+    import torch
+
+    with torch._C.DisableTorchFunctionSubclass():
+        base = tensor._base
+        if base is None:
+            return False
+        layout = (tensor.shape, tensor.stride(), tensor.storage_offset())
+        return layout != (base.shape, base.stride(), base.storage_offset())
+
+
+def _torch_function(cls: type, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+    return torch_call(func, args, kwargs or {})
+
+
+@cache
+def tracing_tensor_class() -> type:
+    """`TracingTensor`, a torch.Tensor subclass made on first use (PyTorch is optional)."""
+    import torch
+
+    methods = {name: _leaving_method(name, target) for name, target in LEAVING.items()}
+    methods |= {
+        "__torch_function__": classmethod(_torch_function),
+        "__iter__": _iterate,
+        "__setitem__": _set_item,
+        "__doc__": "A torch tensor whose ops are recorded by the active trace.",
+    }
+    return type("TracingTensor", (torch.Tensor,), methods)
+
+
+# ---- torch tensors <-> mirrors (kept by the recorder, per trace) ----
+
+
+def mirror_of(tensor: Any, recorder: Recorder) -> Tensor:
+    """The frontend.torch tensor standing for a torch tensor (a new constant if unknown).
+
+    A constant's mirror takes the torch tensor's name (a module parameter's path), if any.
+    """
+    known = recorder.mirrors.get(id(tensor))
+    if known is not None and known[0] is tensor:
+        return known[1]
+    import torch
+
+    with torch._C.DisableTorchFunctionSubclass():
+        values = tensor.detach().numpy()
+    mirror = Tensor.wrap(values)
+    remember(tensor, mirror, recorder)
+    if id(tensor) in recorder.names:
+        recorder.names[id(mirror)] = recorder.names[id(tensor)]
+    return mirror
+
+
+def remember(tensor: Any, mirror: Tensor, recorder: Recorder) -> None:
+    recorder.mirrors[id(tensor)] = (tensor, mirror)
+
+
+def wrap_input(tensor: Any, recorder: Recorder, name: str) -> Any:
+    """A traced torch input: the TracingTensor the program gets, its mirror an IR argument."""
+    import torch
+
+    with torch._C.DisableTorchFunctionSubclass():
+        traced = tensor.detach().as_subclass(tracing_tensor_class())
+        mirror = Tensor.wrap(tensor.detach().numpy())
+    remember(traced, mirror, recorder)
+    recorder.add_input(mirror, name)
+    return traced
+
+
+def _to_frontend(value: Any, recorder: Recorder) -> Any:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return mirror_of(value, recorder)
+    if isinstance(value, torch.dtype):
+        return ft.as_dtype(value)
+    if isinstance(value, torch.Size):
+        return tuple(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_to_frontend(v, recorder) for v in value)
+    return value
+
+
+def _has_tensor(value: Any) -> bool:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return True
+    if isinstance(value, list | tuple):
+        return any(_has_tensor(v) for v in value)
+    return False
+
+
+# ---- the call ----
+
+
+def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Run `func` in PyTorch; if it reads traced tensors, record its frontend counterpart."""
+    import torch
+
+    recorder = current()
+    if isinstance(recorder, Recorder) and _updates_an_untraced_tensor(func, args, kwargs):
+        name = getattr(func, "__name__", repr(func))
+        if name == "__setitem__":
+            raise TraceError(
+                f"{user_line()}: an indexed assignment (y[i] = v) of traced values into a tensor "
+                "the trace does not follow (one made inside the traced function, such as "
+                "torch.zeros(...)) cannot be recorded: write y = y.index_put((idx,), v) or "
+                "y = torch.stack(rows)"
+            )
+        raise TraceError(
+            f"{user_line()}: {name} updates in place a tensor the trace does not follow (one "
+            "made inside the traced function, such as torch.zeros(...)) from traced values: "
+            "later uses of it would not be recorded; write `y = y + v` (the op without `_`) "
+            "instead"
+        )
+    with torch._C.DisableTorchFunctionSubclass():
+        out = func(*args, **kwargs)
+    if not isinstance(recorder, Recorder) or not _has_tensor(out):
+        return out
+    mirrors = _to_frontend(args, recorder)
+    options = {k: _to_frontend(v, recorder) for k, v in kwargs.items()}
+    if not recorder.is_traced([*mirrors, *options.values()]):
+        return out
+    entry = counterparts().get(id(func))
+    if entry is None and getattr(func, "__name__", "") == "__get__":  # a property: `x.mT`
+        entry = counterparts().get(id(getattr(func, "__self__", None)))
+        func = entry[0] if entry is not None else func
+    if entry is None or entry[0] is not func:
+        name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
+        raise TraceError(
+            f"{user_line()}: cannot trace {name}: tsjit has no op for it (no frontend.torch "
+            "counterpart is registered)"
+        )
+    result = _run_counterpart(entry[2], mirrors, options, recorder)
+    return _link(out, result, recorder)
+
+
+def _updates_an_untraced_tensor(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """`y.add_(v)` (or `out=y`, `inplace=True`) on a plain torch tensor `y` with a traced
+    argument: PyTorch would update `y`, but `y` does not dispatch to the trace afterwards."""
+    name = getattr(func, "__name__", "")
+    in_place = (name.endswith("_") and not name.startswith("_")) or kwargs.get("inplace") is True
+    in_place = in_place or name == "__setitem__"  # `out[i] = h` into a torch.zeros(...)
+    target = kwargs.get("out") if "out" in kwargs else args[0] if args and in_place else None
+    if target is None or isinstance(target, tracing_tensor_class()):
+        return False
+    return _has_traced(args) or _has_traced(tuple(kwargs.values()))
+
+
+def _has_traced(values: tuple[Any, ...]) -> bool:
+    traced = tracing_tensor_class()
+    return any(
+        isinstance(v, traced) or (isinstance(v, list | tuple) and _has_traced(tuple(v)))
+        for v in values
+    )
+
+
+def _run_counterpart(
+    counterpart: Any, mirrors: tuple[Any, ...], options: dict[str, Any], recorder: Recorder
+) -> Any:
+    options = {k: v for k, v in options.items() if not _ignorable(k, v)}
+    inplace = options.pop("inplace", False)
+    if "inplace" in _parameters_of(counterpart):
+        options["inplace"] = inplace
+        inplace = False
+    result = counterpart(*mirrors, **options)
+    if inplace:  # F.relu(x, inplace=True): x now holds the result
+        recorder.updated(mirrors[0], result)
+        return mirrors[0]
+    return result
+
+
+def _ignorable(keyword: str, value: Any) -> bool:
+    if keyword not in _TORCH_ONLY_KWARGS:
+        return False
+    harmless = _TORCH_ONLY_KWARGS[keyword]
+    return harmless is ANY or harmless is value
+
+
+def _parameters_of(fn: Any) -> tuple[str, ...]:
+    code = getattr(fn, "__code__", None)
+    return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount] if code else ()
+
+
+def _link(out: Any, result: Any, recorder: Recorder) -> Any:
+    """`out` (PyTorch's values) as TracingTensors, each paired with its counterpart's mirror."""
+    import torch
+
+    if isinstance(out, torch.Tensor):
+        if not isinstance(result, Tensor):
+            raise TraceError(f"the frontend counterpart gave {type(result).__name__} for a tensor")
+        traced = out
+        with torch._C.DisableTorchFunctionSubclass():
+            if not isinstance(out, tracing_tensor_class()):
+                traced = out.as_subclass(tracing_tensor_class())
+            if recorder.is_traced(result):  # what PyTorch computed, for check_trace
+                recorder.observed[recorder.value_of(result)] = out.detach().numpy().copy()
+        remember(traced, result, recorder)
+        return traced
+    if isinstance(out, list | tuple):
+        results = list(result) if isinstance(result, list | tuple) else [result]
+        if len(results) != len(out):
+            raise TraceError(f"the frontend counterpart gave {len(results)} values for {len(out)}")
+        items = [_link(o, r, recorder) for o, r in zip(out, results)]
+        try:
+            return type(out)(items)
+        except TypeError:
+            return type(out)(*items)
+    return out
