@@ -56,11 +56,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.loops.library_calls import (
-    dim_maps,
-    is_contraction,
-    iterator_kinds,
-)
+from lowering.contractions import dim_maps, is_contraction, iterator_kinds
 
 
 @dataclass(frozen=True)

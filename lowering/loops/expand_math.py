@@ -34,9 +34,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from lowering.ir_marks import NONPOSITIVE_ARGUMENT
 from lowering.loops.math_polynomials import (
     EXPANSIONS,
-    NONPOSITIVE_ARGUMENT,
     Emitter,
     exp_before_add_one,
     exp_of_nonpositive,

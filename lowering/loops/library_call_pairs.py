@@ -42,12 +42,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
+from lowering.ir_marks import is_library_declaration, library_kernel
 from lowering.loops.library_calls import (
     LibraryCall,
     is_library_call,
-    is_library_declaration,
     library_call,
-    library_kernel,
 )
 
 FIRSTS = {"matmul_packed": "", "matmul_packed_set": "_set", "matmul_packed_bias": "_bias"}

@@ -46,8 +46,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -55,14 +53,9 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
     AffineMap,
 )
 from xdsl.passes import ModulePass
@@ -75,12 +68,21 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
+from lowering.contractions import (
+    DTYPES,
+    dim_maps,
+    dims,
+    is_contraction,
+    iterator_kinds,
+    linear_terms,
+    maps_of,
+    ranks_are,
+)
+from lowering.ir_marks import LIBRARY_ATTR, is_library_declaration
 from lowering.loops.buffer_storage import ANY, VIEWS, storage
 from lowering.loops.library_call_finish import Finish, match_finish
 
-LIBRARY_ATTR = "tsjit.library"
 SMALL_MATMUL = 1024
-DTYPES = {Float32Type(): "f32", Float64Type(): "f64"}
 
 
 @dataclass(frozen=True)
@@ -102,71 +104,6 @@ class LibraryCall:
         return LibraryCall(self.kernel, buffers, self.indices, finish.suffix)
 
 
-# ---- structure ----
-
-
-def is_contraction(op: GenericOp) -> bool:
-    """Two inputs and one output, all of one float type, body `out + in0 * in1`."""
-    if len(op.inputs) != 2 or len(op.outputs) != 1:
-        return False
-    if any(not isinstance(v.type, MemRefType) for v in op.operands):
-        return False
-    types = {v.type.get_element_type() for v in op.operands}  # type: ignore[union-attr]
-    if len(types) != 1 or next(iter(types)) not in DTYPES:
-        return False
-    ops = list(op.body.block.ops)
-    if len(ops) != 3 or not isinstance(ops[2], YieldOp):
-        return False
-    mul, add, _ = ops
-    a, b, out = op.body.block.args
-    if not isinstance(mul, arith.MulfOp) or not isinstance(add, arith.AddfOp):
-        return False
-    if {mul.lhs, mul.rhs} != {a, b} or a is b:
-        return False
-    return {add.lhs, add.rhs} == {out, mul.result} and ops[2].operands[0] is add.result
-
-
-def dims(affine_map: AffineMap) -> list[int] | None:
-    """The positions of a map made only of plain dims, else None."""
-    results = affine_map.results
-    if not all(isinstance(r, AffineDimExpr) for r in results):
-        return None
-    return [r.position for r in results]  # type: ignore[union-attr]
-
-
-def linear_terms(expr: AffineExpr) -> dict[int, int] | None:
-    """`d2 * 2 + d5` -> {2: 2, 5: 1}; None for anything else (constants, mod, div)."""
-    if isinstance(expr, AffineDimExpr):
-        return {expr.position: 1}
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return None
-    if expr.kind == AffineBinaryOpKind.Mul:
-        dim, factor = expr.lhs, expr.rhs
-        if isinstance(dim, AffineConstantExpr):
-            dim, factor = factor, dim
-        if isinstance(dim, AffineDimExpr) and isinstance(factor, AffineConstantExpr):
-            return {dim.position: factor.value}
-        return None
-    if expr.kind != AffineBinaryOpKind.Add:
-        return None
-    lhs, rhs = linear_terms(expr.lhs), linear_terms(expr.rhs)
-    if lhs is None or rhs is None or lhs.keys() & rhs.keys():
-        return None
-    return lhs | rhs
-
-
-def iterator_kinds(op: GenericOp) -> list[IteratorType]:
-    return [attr.data for attr in op.iterator_types]
-
-
-def maps_of(op: GenericOp) -> list[AffineMap]:
-    return [attr.data for attr in op.indexing_maps]
-
-
-def ranks_are(values: Sequence[SSAValue], rank: int) -> bool:
-    return all(len(v.type.get_shape()) == rank for v in values)  # type: ignore[union-attr]
-
-
 # ---- matching ----
 
 
@@ -176,11 +113,6 @@ def is_small(matrix: SSAValue) -> bool:
     shape = matrix.type.get_shape()  # type: ignore[union-attr]
     return all(size >= 0 for size in shape) and shape[0] * shape[1] <= SMALL_MATMUL
 
-
-def dim_maps(op: GenericOp) -> list[list[int]] | None:
-    """The dim positions of each indexing map, if every map is made of plain dims."""
-    maps = [dims(m) for m in maps_of(op)]
-    return None if any(m is None for m in maps) else maps  # type: ignore[return-value]
 
 
 def match_matmul(op: GenericOp) -> LibraryCall | None:
@@ -395,16 +327,6 @@ def is_library_call(op: Operation) -> bool:
         return False
     callee = SymbolTable.lookup_symbol(op, op.callee)
     return callee is not None and is_library_declaration(callee)
-
-
-def is_library_declaration(op: Operation) -> bool:
-    return isinstance(op, func.FuncOp) and LIBRARY_ATTR in op.attributes
-
-
-def library_kernel(op: func.FuncOp) -> str:
-    attr = op.attributes[LIBRARY_ATTR]
-    assert isinstance(attr, StringAttr)
-    return attr.data
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,6 @@ EXP_HI = 88.72283172607422  # the largest float32 whose exp is finite
 ROUNDING_SHIFTER = 12582912.0  # 1.5 * 2^23: y + it rounds y to an integer, its low bits
 SHIFTER_BITS = 0x4B400000  # the bits of ROUNDING_SHIFTER
 EXP_LO_BEFORE_ONE = -86.0  # 1 + exp(x) rounds to 1 below, and 2^n stays normal (n >= -124)
-NONPOSITIVE_ARGUMENT = "tsjit.nonpositive_argument"
-"""A unit attribute on a `math.exp` whose argument is <= 0 or NaN (softmax's `x - max`)."""
 EXP_P = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1,
          5.0000001201e-1)  # fmt: skip
 TANH_SMALL = 0.625

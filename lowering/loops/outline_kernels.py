@@ -35,9 +35,9 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from lowering.ir_marks import HOST, OUTLINED
+
 NESTS = (scf.ParallelOp, scf.ForOp, scf.IfOp, scf.WhileOp)
-OUTLINED = "tsjit.outlined"  # a kernel made by this pass
-HOST = "tsjit.host"  # a function whose nests were all outlined; nothing calls it
 
 
 @dataclass(frozen=True)

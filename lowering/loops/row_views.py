@@ -60,7 +60,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from lowering.loops.library_calls import LIBRARY_ATTR
+from lowering.ir_marks import LIBRARY_ATTR
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from xdsl.dialects import arith, builtin, cf, func, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
-from lowering.loops.outer_reduction_loops import NONNEGATIVE_LOOP
+from lowering.ir_marks import NONNEGATIVE_LOOP, raised_exception
 from lowering.python_target.tables import (
     CASTS,
     DECORATOR,
@@ -28,7 +28,6 @@ from lowering.python_target.tables import (
     template_of,
     unsigned,
 )
-from lowering.torch_to_linalg.control_flow import raised_exception
 
 # ---- names ----
 
@@ -427,3 +426,13 @@ def slice_text(offset: str, size: str, stride: str) -> str:
         return f"{offset}:{offset} + {size}"
     return f"{offset}:{offset} + {size} * {stride}:{stride}"
 
+
+def variant_symbols(symbols: dict[str, str], parallel: set[str], suffix: str) -> dict[str, str]:
+    """The symbol table of one variant: `f_parallel` / `f_serial` for the functions in
+    `parallel`, the plain name for the others (they have only one version)."""
+    taken = set(symbols.values())
+    variant = dict(symbols)
+    for symbol in sorted(parallel):  # sorted: the same names in every process
+        variant[symbol] = fresh_name(f"{symbols[symbol]}_{suffix}", lambda n: n in taken)
+        taken.add(variant[symbol])
+    return variant

@@ -11,11 +11,15 @@ from xdsl.dialects import builtin, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.utils.target import Target
 
-from lowering.loops.library_calls import is_library_declaration
+from lowering.ir_marks import HOST, is_library_declaration
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
-from lowering.python_target.function_emitter import FunctionEmitter, fresh_name, sanitize
+from lowering.python_target.function_emitter import (
+    FunctionEmitter,
+    fresh_name,
+    sanitize,
+    variant_symbols,
+)
 from lowering.python_target.shared_modules import (
-    HOST,
     SharedModule,
     called_declarations,
     chunked_kernel,
@@ -71,17 +75,6 @@ def parallel_functions(
     while grown := {f for f, callees in calls.items() if callees & parallel} - parallel:
         parallel |= grown
     return parallel
-
-
-def variant_symbols(symbols: dict[str, str], parallel: set[str], suffix: str) -> dict[str, str]:
-    """The symbol table of one variant: `f_parallel` / `f_serial` for the functions in
-    `parallel`, the plain name for the others (they have only one version)."""
-    taken = set(symbols.values())
-    variant = dict(symbols)
-    for symbol in sorted(parallel):  # sorted: the same names in every process
-        variant[symbol] = fresh_name(f"{symbols[symbol]}_{suffix}", lambda n: n in taken)
-        taken.add(variant[symbol])
-    return variant
 
 
 def dispatcher(

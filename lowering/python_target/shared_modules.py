@@ -21,15 +21,12 @@ from dataclasses import dataclass
 from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import MemRefType
 
-from lowering.loops.library_calls import library_kernel
+from lowering.ir_marks import OUTLINED, library_kernel
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
-from lowering.python_target.function_emitter import FunctionEmitter, sanitize
+from lowering.python_target.function_emitter import FunctionEmitter, sanitize, variant_symbols
 from lowering.python_target.library_kernels import LIBRARY_HELPERS, module_sources
 from lowering.python_target.tables import HEADER, HELPERS, LIBRARY_HEADER
 from lowering.run.program_text import module_name
-
-OUTLINED = "tsjit.outlined"  # the attribute `scf-outline-kernels` gives its kernels
-HOST = "tsjit.host"  # ... and the functions it outlined all loop nests of
 
 
 @dataclass(frozen=True)
@@ -83,7 +80,6 @@ def chunked_kernel(
         return None
     if op.function_type.outputs.data:
         return None
-    from lowering.python_target.module_emitter import variant_symbols
 
     serial = variant_symbols(symbols, parallel, "serial")
     emitter = FunctionEmitter({**serial, op.sym_name.data: "kernel_rows"}, chunked=True)

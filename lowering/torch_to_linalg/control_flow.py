@@ -19,7 +19,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.prim import (
-    RAISABLE,
     PrimIfOp,
     PrimIfYieldOp,
     PrimLoopConditionOp,
@@ -27,6 +26,7 @@ from dialects.torch.ops.prim import (
     PrimRaiseExceptionOp,
 )
 from dialects.torch.scalar_builder import ScalarBuilder
+from lowering.ir_marks import RAISE_SEPARATOR
 from lowering.torch_to_linalg.scalars import arith_operand, build_scalars
 from lowering.torch_to_linalg.utils import to_builtin_type
 
@@ -142,10 +142,6 @@ def _cast_to(rewriter: PatternRewriter, value: SSAValue, typ: Attribute) -> SSAV
     return cast.dest
 
 
-RAISE_SEPARATOR = ": "
-"""`cf.assert`'s message is `<exception class>: <message>` (see `raised_exception`)."""
-
-
 class ConvertPrimRaiseExceptionOp(RewritePattern):
     """`torch.prim.RaiseException kind message` -> `cf.assert %false, "kind: message"`: every
     later stage keeps it where it is, and the python target raises `kind(message)`."""
@@ -155,14 +151,6 @@ class ConvertPrimRaiseExceptionOp(RewritePattern):
         false = arith.ConstantOp(IntegerAttr(0, i1))
         message = f"{op.kind.data}{RAISE_SEPARATOR}{op.message.data}"
         rewriter.replace(op, [false, cf.AssertOp(false.result, message)], [])
-
-
-def raised_exception(message: str) -> tuple[str, str]:
-    """(exception class, message) of a lowered `cf.assert` message."""
-    kind, separator, text = message.partition(RAISE_SEPARATOR)
-    if not separator or kind not in RAISABLE:
-        return "AssertionError", message
-    return kind, text
 
 
 PATTERNS: tuple[RewritePattern, ...] = (

@@ -27,7 +27,7 @@ from dialects.torch.ops.indexing import (
 )
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN, NoneType
-from lowering.torch_to_linalg.control_flow import RAISE_SEPARATOR
+from lowering.ir_marks import RAISE_SEPARATOR
 from lowering.torch_to_linalg.copies import copy_by_index, dim_size, index_const, list_elements
 from lowering.torch_to_linalg.reduction import fold
 from lowering.torch_to_linalg.scalars import build_scalars

@@ -25,7 +25,7 @@ from dialects.torch.ops.normalization import (
     SoftmaxOp,
 )
 from dialects.torch.scalar_builder import ScalarBuilder
-from lowering.loops.math_polynomials import NONPOSITIVE_ARGUMENT
+from lowering.ir_marks import NONPOSITIVE_ARGUMENT
 from lowering.torch_to_linalg.ordered_keys import has_keys, max_unless_nan
 from lowering.torch_to_linalg.reduction import (
     fold,

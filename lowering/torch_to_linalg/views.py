@@ -40,7 +40,7 @@ from dialects.torch.ops.views import (
 )
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN
-from lowering.torch_to_linalg.control_flow import RAISE_SEPARATOR
+from lowering.ir_marks import RAISE_SEPARATOR
 from lowering.torch_to_linalg.copies import (
     copy_by_index,
     copy_with_map,

@@ -12,7 +12,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import StringAttr
 
-from lowering.loops.library_calls import LIBRARY_ATTR
+from lowering.ir_marks import LIBRARY_ATTR
 from lowering.python_target.gemm_tile import ACCUMULATE, GEMM_COLS
 from lowering.python_target.shared_modules import library_module
 from lowering.run.jit import load_module

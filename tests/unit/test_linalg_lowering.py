@@ -58,7 +58,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import PassFailedException
 
 from lowering.bufferize.bufferize import LinalgBufferizePass
-from lowering.loops.outer_reduction_loops import NONNEGATIVE_LOOP
+from lowering.ir_marks import NONNEGATIVE_LOOP
 from lowering.loops.parallel_loops import (
     ConvertLinalgToParallelLoopsPass,
     GeneralizeBroadcastOp,
