@@ -52,7 +52,8 @@ class ScriptFunction:
         ]
         self._compiled: dict[Signature, CompiledCall] = {}
         self._open_types: set[Signature] = set()  # signatures whose ranks depend on sizes
-        self._shape_guard = ShapeGuard(self)  # calls the general code would get wrong
+        # calls the general code would get wrong
+        self._shape_guard = ShapeGuard(self, ScriptFunction)
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
         self.variants: Any = None  # frontend.run.variants.Variants for structured arguments
@@ -133,7 +134,7 @@ class ScriptFunction:
         if self.steps is not None:  # calls left in Python: compiled segments around them
             from frontend.run.python_calls import run_steps
 
-            result = run_steps(self.steps[0], self.steps[1], values, kind)
+            result = run_steps(self.steps[0], self.steps[1], values, kind, ScriptFunction)
         elif self.backend == "interpreter":
             from dialects.torch.interpreter import run_torch_ir
 

@@ -26,7 +26,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.ops.prim import PrimPythonCallOp
 from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
-from frontend.function import ScriptFunction
 from frontend.run.arguments import to_array, to_caller_kind
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
@@ -68,8 +67,9 @@ class Step:
 
     inputs: list[SSAValue]  # values of the original program it reads
     outputs: list[SSAValue]  # values of the original program it defines
-    compiled: ScriptFunction | None = None
+    segment: tuple[ModuleOp, str] | None = None  # a compiled segment: its module and function
     callee: str = ""
+    compiled: Callable[..., Any] | None = None  # the segment, compiled when it first runs
 
 
 class SplitError(Exception):
@@ -138,7 +138,7 @@ def segment(ops: list[Operation], later: list[Operation], name: str) -> Step | N
     module = ModuleOp([func.FuncOp(name, ftype, Region(block))])
     module.verify()
     results = list(ops[-1].operands) if returns else outputs
-    return Step(inputs, results, compiled=ScriptFunction(module, name))
+    return Step(inputs, results, segment=(module, name))
 
 
 def _all_results(op: Operation) -> list[SSAValue]:
@@ -179,14 +179,23 @@ def _recompute(value: SSAValue, block: Block, mapping: dict[SSAValue, SSAValue])
 # ---- running a split program ----
 
 
-def run_steps(steps: list[Step], params: list[SSAValue], values: list[Any], kind: Any) -> Any:
+def run_steps(
+    steps: list[Step],
+    params: list[SSAValue],
+    values: list[Any],
+    kind: Any,
+    compile_segment: Callable[[ModuleOp, str], Callable[..., Any]],
+) -> Any:
     """Run the steps on the program's arguments (numpy arrays and scalars); the last step's
-    values. Python functions get tensors of the caller's `kind`; their results become numpy."""
+    values. Python functions get tensors of the caller's `kind`; their results become numpy.
+    A segment is compiled by `compile_segment(module, name)` when it first runs."""
     env: dict[SSAValue, Any] = dict(zip(params, values))
     results: list[Any] = []
     for step in steps:
         inputs = [_value(env, v) for v in step.inputs]
-        if step.compiled is not None:
+        if step.segment is not None:
+            if step.compiled is None:
+                step.compiled = compile_segment(*step.segment)
             out = step.compiled(*inputs)
         else:
             out = _as_numpy(_REGISTRY[step.callee](*[to_caller_kind(v, kind) for v in inputs]))

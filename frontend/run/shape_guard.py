@@ -20,7 +20,7 @@ would read out of bounds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import func
@@ -59,8 +59,11 @@ class Specialization:
 class ShapeGuard:
     """Per scripted function: which calls need exact-shape (and exact-int) code."""
 
-    def __init__(self, function: ScriptFunction) -> None:
+    def __init__(
+        self, function: ScriptFunction, make_variant: Callable[..., ScriptFunction]
+    ) -> None:
         self.function = function
+        self.make_variant = make_variant  # (module, name, python_fn) -> a ScriptFunction
         self.checked: dict[tuple[Any, ...], Specialization | None] = {}
         self.shape_ints: dict[Signature, tuple[int, ...]] = {}  # positions, per signature
         self.variants: dict[tuple[tuple[int, int], ...], ScriptFunction] = {}
@@ -127,11 +130,9 @@ class ShapeGuard:
         return self.shape_ints[signature]
 
     def _variant(self, ints: tuple[tuple[int, int], ...], module: ModuleOp) -> ScriptFunction:
-        from frontend.function import ScriptFunction
-
         if ints not in self.variants:
             fn = self.function
-            self.variants[ints] = ScriptFunction(module, fn.name, fn.python_fn)
+            self.variants[ints] = self.make_variant(module, fn.name, fn.python_fn)
         return self.variants[ints]
 
 

@@ -13,8 +13,9 @@ import warnings
 from dataclasses import dataclass
 
 import dialects
-import frontend
 import lowering
+
+FRONTEND_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class TracerWarning(UserWarning):
@@ -47,7 +48,7 @@ def _package_dir(module: object) -> str:
 
 
 def _library_dirs() -> tuple[str, ...]:
-    dirs = [_package_dir(m) for m in (frontend, dialects, lowering)]
+    dirs = [FRONTEND_DIR] + [_package_dir(m) for m in (dialects, lowering)]
     for name in ("torch", "numpy"):
         module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):
