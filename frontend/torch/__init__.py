@@ -20,12 +20,13 @@ from frontend.torch.dtype import (
     int64,
     set_default_dtype,
 )
+from frontend.torch.functions import GENERATED as _GENERATED
 from frontend.torch.methods import finish_tensor_class
 from frontend.torch.ops import functions_for
 from frontend.torch.tensor import Size, Tensor, is_floating_point, is_tensor, numel
 
 finish_tensor_class(Tensor)
-globals().update(functions_for("torch"))
+globals().update(_GENERATED)
 
 from frontend.torch import linalg as linalg  # noqa: E402
 from frontend.torch import nn  # noqa: E402

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from frontend import torch
-from frontend.torch.nn import functional as F
+from frontend.torch import functional_ops as F
+from frontend.torch import functions as torch
 from frontend.torch.tensor import Tensor
 
 

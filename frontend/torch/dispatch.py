@@ -10,10 +10,8 @@ updates, aliases), so the same eager code is also the recording code.
 from __future__ import annotations
 
 import re
-import threading
 from collections import namedtuple
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -24,6 +22,8 @@ from dialects.torch.meta import kind_of_value
 from dialects.torch.op_base import TorchOp
 from dialects.torch.schema import Argument
 from frontend.ir.binding import DEFAULT, bind
+from frontend.torch.interception import Interceptor, installed
+from frontend.torch.tensor import Tensor
 
 Candidates = Sequence[type[TorchOp]]
 
@@ -41,8 +41,6 @@ class BoundCall:
 
 
 def _is_tensor(value: Any) -> bool:
-    from frontend.torch.tensor import Tensor
-
     return isinstance(value, Tensor | np.ndarray)
 
 
@@ -74,8 +72,6 @@ def bind_call(candidates: Candidates, args: Sequence[Any], kwargs: dict[str, Any
 
 def _eager_argument(argument: Argument, value: Any) -> Any:
     """What an op's numpy reference takes: arrays, ScalarType codes, int lists."""
-    from frontend.torch.tensor import Tensor
-
     if isinstance(value, Tensor):
         return value.numpy()
     if isinstance(value, DType):
@@ -96,8 +92,6 @@ def run_bound(call: BoundCall) -> Any:
 
 def wrap_result(op: type[TorchOp], out: Any) -> Any:
     """Arrays become Tensors, tuples named tuples when the schema names its results."""
-    from frontend.torch.tensor import Tensor
-
     if isinstance(out, np.ndarray):
         return Tensor.wrap(out)
     if isinstance(out, np.generic):
@@ -131,44 +125,19 @@ def _result_tuple(op: type[TorchOp]) -> Any:
 # ---- interception ----
 
 
-class Interceptor:
-    """Sees every op call and tensor event while installed; the default just runs eagerly."""
+class EagerInterceptor(Interceptor):
+    """What runs when no tracer is installed: op calls run their numpy references."""
 
     def dispatch(self, candidates: Candidates, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
         return run_bound(bind_call(candidates, args, kwargs))
 
-    def converting(self, tensor: Any, target: str) -> None:
-        """`tensor`'s values are about to become a Python/numpy value (`target` says which)."""
 
-    def aliased(self, new: Any, source: Any) -> None:
-        """`new` holds the same values as `source` (clone, detach, contiguous, ...)."""
-
-    def updated(self, tensor: Any, value: Any) -> None:
-        """An in-place op (`x.add_(y)`, `x += y`) gave `tensor` the values of `value`."""
-
-    def mutating(self, tensor: Any, how: str) -> None:
-        """`tensor` is about to be changed in a way no op describes (`x[i] = v`)."""
-
-
-_EAGER = Interceptor()
-_LOCAL = threading.local()
+_EAGER = EagerInterceptor()
 
 
 def current() -> Interceptor:
     """The innermost installed interceptor of this thread, else the eager one."""
-    stack: list[Interceptor] = getattr(_LOCAL, "stack", [])
-    return stack[-1] if stack else _EAGER
-
-
-@contextmanager
-def intercepting(interceptor: Interceptor) -> Iterator[Interceptor]:
-    """Install `interceptor` for the calls made in this thread inside the `with` block."""
-    stack: list[Interceptor] = _LOCAL.__dict__.setdefault("stack", [])
-    stack.append(interceptor)
-    try:
-        yield interceptor
-    finally:
-        stack.pop()
+    return installed() or _EAGER
 
 
 def dispatch(candidates: Candidates, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:

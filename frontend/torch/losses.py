@@ -12,7 +12,8 @@ of any rank (scripting does not know ranks); input and target sizes are not comp
 
 from __future__ import annotations
 
-import frontend.torch as _torch
+from frontend.torch import functional_ops as F
+from frontend.torch import functions as _torch
 from frontend.torch.tensor import Tensor
 
 EPSILON = 1e-12  # torch's cosine_embedding_loss: added to each squared magnitude
@@ -59,7 +60,7 @@ def binary_cross_entropy_with_logits(
     reduce: bool | None = None, reduction: str = "mean", pos_weight: Tensor | None = None,
 ) -> Tensor:  # fmt: skip
     """`(1 - t) * x - (1 + (pos_weight - 1) * t) * logsigmoid(x)`, times `weight`."""
-    log_sigmoid = _torch.nn.functional.logsigmoid(input)
+    log_sigmoid = F.logsigmoid(input)
     if pos_weight is None:
         losses = (1.0 - target) * input - log_sigmoid
     else:

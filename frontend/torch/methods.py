@@ -23,6 +23,8 @@ from dialects.torch.registry import BY_PY_NAME
 from frontend.ir.binding import BindError
 from frontend.torch.dispatch import current, dispatch
 from frontend.torch.dtype import bool_, float32, float64, get_default_dtype, int32, int64
+from frontend.torch.indexing import index
+from frontend.torch.numpy_interop import array_function, array_ufunc
 from frontend.torch.tensor import Tensor
 
 Candidates = tuple[type[TorchOp], ...]
@@ -287,9 +289,28 @@ COMPOSED_METHODS: dict[str, Any] = {
 }
 
 
+def _array_ufunc(self: Tensor, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    return array_ufunc(ufunc, method, inputs, kwargs)
+
+
+def _array_function(self: Tensor, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+    return array_function(func, args, kwargs)
+
+
+PROTOCOL_METHODS: dict[str, Callable[..., Any]] = {
+    "_cast": cast,  # `Tensor.to(dtype)` through the registry's cast op
+    "__getitem__": index,  # `x[key]` as registry ops (indexing.py)
+    # numpy functions on Tensors run the registered op when there is one (numpy_interop.py)
+    "__array_ufunc__": _array_ufunc,
+    "__array_function__": _array_function,
+}
+"""The Python protocols of `Tensor` that run registry ops: defined here, beside the generated
+methods, so that `tensor.py` (which these modules import) imports none of them."""
+
+
 def finish_tensor_class(cls: type) -> None:
-    """Give `cls` (Tensor) its composed and its generated methods; run once at import."""
-    for name, method in COMPOSED_METHODS.items():
+    """Give `cls` (Tensor) its protocol, composed and generated methods; run once at import."""
+    for name, method in {**PROTOCOL_METHODS, **COMPOSED_METHODS}.items():
         if name not in cls.__dict__:
             setattr(cls, name, method)
     install_methods(cls)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from frontend import torch
+from frontend.torch import functions as torch
 from frontend.torch.nn import functional as F
 from frontend.torch.nn.modules.rnn import lstm_step
 from frontend.torch.tensor import Tensor

@@ -8,7 +8,7 @@ for tensors of any rank (scripting does not know ranks or dtypes), with PyTorch'
 
 from __future__ import annotations
 
-import frontend.torch as _torch
+from frontend.torch import functions as _torch
 from frontend.torch.tensor import Tensor
 
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from frontend.torch import dispatch as _dispatch
 from frontend.torch.device import device
 from frontend.torch.dtype import as_dtype, dtype, dtype_of_array, get_default_dtype
+from frontend.torch.interception import notify
 from frontend.torch.printing import tensor_repr
 
 NO_AUTOGRAD = "frontend.torch has no autograd: tensors cannot require gradients"
@@ -127,7 +127,7 @@ class Tensor:
 
     def _alias(self, array: np.ndarray) -> Tensor:  # type: ignore[type-arg]
         new = Tensor.wrap(array)
-        _dispatch.current().aliased(new, self)
+        notify().aliased(new, self)
         return new
 
     def clone(self) -> Tensor:
@@ -159,11 +159,6 @@ class Tensor:
             return self
         return self._cast(as_dtype(target))
 
-    def _cast(self, target: dtype) -> Tensor:
-        from frontend.torch.methods import cast
-
-        return cast(self, target)
-
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
 
@@ -191,7 +186,7 @@ class Tensor:
     # ---- conversions to Python values (a tracer warns: the trace bakes the value in) ----
 
     def _python(self, target: str) -> Any:
-        _dispatch.current().converting(self, target)
+        notify().converting(self, target)
         return self._data
 
     def item(self) -> Any:
@@ -232,7 +227,7 @@ class Tensor:
         return values.item()
 
     def __len__(self) -> int:
-        _dispatch.current().converting(self, "a Python int (len)")
+        notify().converting(self, "a Python int (len)")
         if self.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return int(self._data.shape[0])
@@ -240,7 +235,7 @@ class Tensor:
     def __iter__(self) -> Iterator[Tensor]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        _dispatch.current().converting(self, "an iterator (one row per step)")
+        notify().converting(self, "an iterator (one row per step)")
         return (self[i] for i in range(self._data.shape[0]))
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:  # type: ignore[type-arg]
@@ -261,26 +256,10 @@ class Tensor:
 
     # ---- indexing ----
 
-    def __getitem__(self, key: Any) -> Tensor:
-        from frontend.torch.indexing import index
-
-        return index(self, key)
-
     def __setitem__(self, key: Any, value: Any) -> None:
-        _dispatch.current().mutating(self, "an indexed assignment (x[i] = v)")
+        notify().mutating(self, "an indexed assignment (x[i] = v)")
         self._data[_unwrap_index(key)] = _unwrap(value)
 
-    # ---- numpy interop: numpy functions on Tensors run the registered op when there is one ----
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        from frontend.torch.numpy_interop import array_ufunc
-
-        return array_ufunc(ufunc, method, inputs, kwargs)
-
-    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        from frontend.torch.numpy_interop import array_function
-
-        return array_function(func, args, kwargs)
 
 
 def _dim_index(dim: int, rank: int) -> int:

@@ -9,7 +9,7 @@ functions as methods (a script runs them through `frontend/ir/resolve.py` `tenso
 
 from __future__ import annotations
 
-import frontend.torch as _torch
+from frontend.torch import functions as _torch
 from frontend.torch.tensor import Tensor
 
 

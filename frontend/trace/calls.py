@@ -12,7 +12,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Attribute
 
-from frontend.torch.dispatch import _LOCAL, current
+from frontend.torch.interception import installed
 from frontend.torch.tensor import Tensor
 
 NOT_RECORDED = object()
@@ -20,7 +20,7 @@ NOT_RECORDED = object()
 
 def tracing_active() -> bool:
     """Cheap test, for every compiled call: is any interceptor installed in this thread?"""
-    return bool(getattr(_LOCAL, "stack", None))
+    return installed() is not None
 
 
 def record_compiled_call(function: Any, args: tuple[Any, ...]) -> Any:
@@ -29,7 +29,7 @@ def record_compiled_call(function: Any, args: tuple[Any, ...]) -> Any:
     from frontend.trace.recorder import Recorder
     from frontend.trace.torch_tensors import _link, _to_frontend
 
-    recorder = current()
+    recorder = installed()
     if not isinstance(recorder, Recorder):
         return NOT_RECORDED
     torch_tensor = getattr(sys.modules.get("torch"), "Tensor", None)

@@ -20,7 +20,8 @@ from dialects.torch.dtypes import DType, dtype_of_numpy
 from dialects.torch.ops.prim import PrimListUnpackOp, ValueTensorLiteralOp
 from dialects.torch.types import DYN, ListType, ValueTensorType
 from frontend.ir.builder import IRBuilder
-from frontend.torch.dispatch import Candidates, Interceptor, bind_call, run_bound
+from frontend.torch.dispatch import Candidates, bind_call, run_bound
+from frontend.torch.interception import Interceptor
 from frontend.torch.tensor import Tensor
 from frontend.trace.errors import SourceLine, TraceError, report, user_line
 

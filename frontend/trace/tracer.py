@@ -34,7 +34,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from frontend.function import ScriptFunction, Signature
 from frontend.run.arguments import Argument, spec_of
-from frontend.torch.dispatch import intercepting
+from frontend.torch.interception import intercepting
 from frontend.torch.tensor import Tensor
 from frontend.trace.errors import TraceError, user_line_of
 from frontend.trace.recorder import Recorder

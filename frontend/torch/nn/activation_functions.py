@@ -22,7 +22,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Optional
 
-import frontend.torch as _torch
+from frontend.torch import functions as _torch
 from frontend.torch.methods import write_back
 from frontend.torch.tensor import Tensor
 

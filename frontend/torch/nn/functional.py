@@ -18,14 +18,14 @@ from typing import Any, Optional
 
 import numpy as np
 
-import frontend.torch as _torch
 from dialects.torch.registry import BY_PY_NAME
+from frontend.torch import functions as _torch
+from frontend.torch.functional_ops import GENERATED
 from frontend.torch.losses import FUNCTIONS as LOSSES
-from frontend.torch.ops import functions_for
 from frontend.torch.random import rng
 from frontend.torch.tensor import Tensor
 
-globals().update(functions_for("F"))
+globals().update(GENERATED)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

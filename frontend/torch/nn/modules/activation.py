@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontend import torch
 from frontend.torch import creation
+from frontend.torch import functions as torch
 from frontend.torch.nn import functional as F
 from frontend.torch.nn.module import Module
 from frontend.torch.nn.parameter import Parameter

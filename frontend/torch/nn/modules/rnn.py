@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from frontend import torch
 from frontend.torch import creation
+from frontend.torch import functions as torch
 from frontend.torch.nn import functional as F
 from frontend.torch.nn import init
 from frontend.torch.nn.module import Module
