@@ -41,6 +41,11 @@ PASSES: dict[str, str] = {
     "scf-vectorize-reductions": "lowering.loops.vectorize_reductions:ScfVectorizeReductionsPass",
     "scf-split-reductions": "lowering.loops.split_reductions:ScfSplitReductionsPass",
     "scf-outline-kernels": "lowering.loops.outline_kernels:ScfOutlineKernelsPass",
+    # the stages as named pipelines: the default passes from the input's stage on
+    "tsjit-to-torch-opt": "lowering.pipeline:LowerToTorchOptPass",
+    "tsjit-to-linalg": "lowering.pipeline:LowerToLinalgPass",
+    "tsjit-to-memref": "lowering.pipeline:LowerToMemrefPass",
+    "tsjit-to-loops": "lowering.pipeline:LowerToLoopsPass",
 }
 """Every project pass, once: its name and where its class lives (`module:Class`)."""
 
@@ -63,7 +68,7 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Target name -> lazy class: `xdsl-opt -t python` writes the numba source."""
 
     def python() -> type[Target]:
-        from lowering.python_target import PythonTarget
+        from lowering.pipeline import PythonTarget
 
         return PythonTarget
 

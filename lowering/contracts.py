@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import PassFailedException
 
 from dialects.torch.types import ValueTensorType
 
@@ -81,3 +82,44 @@ def verify_loops_contract(module: ModuleOp) -> None:
         return None
 
     _check(module, "loops", bad)
+
+
+# ---- which stage an input is at (for passes and targets given IR by hand) ----
+
+
+class StageError(PassFailedException):
+    """IR of the wrong stage for a pass or target: the message is one line naming the stage it
+    needs and the named pipeline that gets there."""
+
+
+def stage_of(module: ModuleOp) -> str:
+    """The earliest stage whose contract `module` can be at: `torch` (torch ops or types, some
+    tensor type not known), `torch-opt` (torch, every tensor type known), `linalg` (builtin
+    tensors), `memref` (linalg on buffers) or `loops`. One walk over the module."""
+    torch, unknown, tensors, linalg = False, False, False, False
+    for op in module.walk():
+        torch = torch or op.name.startswith("torch.")
+        linalg = linalg or op.name.startswith("linalg.")
+        for t in _all_types(op):
+            if isinstance(t, ValueTensorType):
+                torch, unknown = True, unknown or not t.is_fully_known
+            tensors = tensors or isinstance(t, TensorType)
+    if torch:
+        return "torch" if unknown else "torch-opt"
+    return "linalg" if tensors else "memref" if linalg else "loops"
+
+
+STAGE_ORDER = ("torch", "torch-opt", "linalg", "memref", "loops")
+
+
+def require_stage(module: ModuleOp, user: str, needs: str) -> None:
+    """Raise a one-line `StageError` if `module` is at a stage before `needs` (`user` names the
+    pass or target that needs it). IR of a later stage passes: the pass has nothing to do."""
+    found = stage_of(module)
+    if STAGE_ORDER.index(found) >= STAGE_ORDER.index(needs):
+        return
+    signature = '{signature="f32[?]"}' if found == "torch" else ""
+    raise StageError(
+        f"{user}: needs IR of stage '{needs}', but this input is at stage '{found}'; get there "
+        f"with: xdsl-opt FILE -p 'tsjit-to-{needs}{signature}'"
+    )

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
+from typing import IO, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -14,6 +16,7 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
+from xdsl.utils.target import Target
 
 from lowering import contracts
 
@@ -173,3 +176,86 @@ def _repro_message(pass_: ModulePass, ir: str, err: Exception) -> str:
         f.write(ir)
     spec = str(pass_.pipeline_pass_spec())
     return f"pass '{pass_.name}' failed: {err}\n  reproduce with: xdsl-opt {path} -p '{spec}'"
+
+
+# ---- the stages as named passes and the python target from any stage ----
+
+
+def lower_in_place(module: ModuleOp, to: Stage, signature: str = "") -> None:
+    """Lower `module` (of whatever stage `contracts.stage_of` finds) to `to` in place, through
+    the stages between, checking each stage's contract."""
+    stage = contracts.stage_of(module)
+    found = Stage.TORCH if stage == "torch-opt" else Stage.parse(stage)  # torch-opt runs again
+    if found.index > to.index:
+        raise contracts.StageError(
+            f"tsjit-to-{to.value}: this input is already at stage '{found.value}'"
+        )
+    ctx = make_context()
+    for stage in list(Stage)[found.index + 1 : to.index + 1]:
+        for pass_ in stage_passes(stage, signature):
+            run_pass(ctx, pass_, module)
+        try:
+            CONTRACTS[stage](module)
+        except contracts.OpenTypeError as err:
+            raise contracts.StageError(
+                f"tsjit-to-{to.value}: {err}; give the argument types with "
+                f"-p 'tsjit-to-{to.value}{{signature=\"f32[?]\"}}' (one entry per argument)"
+            ) from None
+
+
+@dataclass(frozen=True)
+class LowerToStagePass(ModulePass):
+    """Runs the default pipeline from the stage of its input to `target`, with the contracts
+    checked (`xdsl-opt f.mlir -p 'tsjit-to-loops{signature="f32[?,4]"}'`).
+
+    **Expects:** IR of any stage before `target` (`contracts.stage_of` finds which);
+    `signature` gives the argument types of torch IR whose types are unknown.
+    **Produces:** IR of stage `target`.
+    """
+
+    name = "tsjit-to-stage"
+    target: ClassVar[Stage] = Stage.LOOPS
+
+    signature: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_in_place(op, self.target, self.signature)
+
+
+@dataclass(frozen=True)
+class LowerToTorchOptPass(LowerToStagePass):
+    name = "tsjit-to-torch-opt"
+    target: ClassVar[Stage] = Stage.TORCH_OPT
+
+
+@dataclass(frozen=True)
+class LowerToLinalgPass(LowerToStagePass):
+    name = "tsjit-to-linalg"
+    target: ClassVar[Stage] = Stage.LINALG
+
+
+@dataclass(frozen=True)
+class LowerToMemrefPass(LowerToStagePass):
+    name = "tsjit-to-memref"
+    target: ClassVar[Stage] = Stage.MEMREF
+
+
+@dataclass(frozen=True)
+class LowerToLoopsPass(LowerToStagePass):
+    name = "tsjit-to-loops"
+    target: ClassVar[Stage] = Stage.LOOPS
+
+
+class PythonTarget(Target):
+    """`xdsl-opt -t python`: the numba source of a module of any stage. IR before `loops` is
+    first lowered by the default pipeline (torch IR needs its types known: otherwise a one-line
+    error names the `tsjit-to-loops{signature=...}` pipeline)."""
+
+    name = "python"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from lowering.python_target import emit_python
+
+        if contracts.stage_of(module) != "loops":
+            lower_in_place(module, Stage.LOOPS)
+        output.write(emit_python(module))

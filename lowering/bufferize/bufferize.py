@@ -75,6 +75,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from lowering.contracts import require_stage
 from lowering.kernel_calls import ConvertKernelCallOp, CopyUnsafeKernelOutputs
 
 PASS_NAME = "linalg-bufferize"
@@ -508,6 +509,7 @@ class LinalgBufferizePass(ModulePass):
     name = "linalg-bufferize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        require_stage(op, self.name, "linalg")
         check_supported(op)
         erase_unused_tensor_ops(op)
         constants = hoist_tensor_constants(op)

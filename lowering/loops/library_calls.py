@@ -78,6 +78,7 @@ from lowering.contractions import (
     maps_of,
     ranks_are,
 )
+from lowering.contracts import require_stage
 from lowering.ir_marks import LIBRARY_ATTR, is_library_declaration
 from lowering.loops.buffer_storage import ANY, VIEWS, storage
 from lowering.loops.library_call_finish import Finish, match_finish
@@ -336,5 +337,6 @@ class ConvertLinalgToLibraryCallsPass(ModulePass):
     name = "convert-linalg-to-library-calls"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        require_stage(op, self.name, "memref")
         walker = PatternRewriteWalker(ConvertContractionToLibraryCall(), apply_recursively=False)
         walker.rewrite_module(op)

@@ -64,6 +64,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
+from lowering.contracts import require_stage
 from lowering.loops.generic_loops import GenericLowering, fail, map_attrs, shape_of
 from lowering.loops.outer_reduction_loops import OuterReductionLowering, reduces_outer_dims
 
@@ -164,6 +165,7 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     cse: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        require_stage(op, self.name, "memref")
         generalize = GreedyRewritePatternApplier(
             [GeneralizeStructuredOp(), GeneralizeBroadcastOp(), GeneralizeReduceOp()],
             dce_enabled=False,

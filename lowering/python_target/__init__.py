@@ -15,7 +15,7 @@ dim of an `scf.parallel` not nested in another becomes `prange` when its step is
 no reductions; every other loop is `range`. Other ops raise `PythonEmitError` naming the op.
 """
 
-from lowering.python_target.module_emitter import PythonTarget, emit_python
+from lowering.python_target.module_emitter import emit_python
 from lowering.python_target.tables import PythonEmitError
 
-__all__ = ["PythonEmitError", "PythonTarget", "emit_python"]
+__all__ = ["PythonEmitError", "emit_python"]

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import IO
 
-from xdsl.context import Context
 from xdsl.dialects import builtin, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.utils.target import Target
 
 from lowering.ir_marks import HOST, is_library_declaration
 from lowering.python_target.custom_kernels import custom_kernel_bindings, is_custom_kernel
@@ -220,12 +216,3 @@ def entry_points(funcs: Sequence[func.FuncOp], symbols: dict[str, str]) -> str:
     pairs = (f"    {op.sym_name.data!r}: {symbols[op.sym_name.data]},\n" for op in funcs)
     return "ENTRY_POINTS = {\n" + "".join(pairs) + "}\n"
 
-
-@dataclass(frozen=True)
-class PythonTarget(Target):
-    """`xdsl-opt -t python`: prints the numba source of a loops-level module."""
-
-    name = "python"
-
-    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(emit_python(module))

@@ -33,6 +33,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.ops.prim import ConstantNoneOp
+from lowering.contracts import require_stage
 from lowering.torch_to_linalg import (
     along_dim,
     constructors,
@@ -100,6 +101,7 @@ class ConvertTorchToLinalgPass(ModulePass):
     name = "convert-torch-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        require_stage(op, self.name, "torch-opt")
         functions = [f for f in op.ops if isinstance(f, func.FuncOp)]
         for function in functions:
             convert_signature(function)
