@@ -2,7 +2,8 @@
 
 `make_custom_op("my_ops::warp_perspective(Tensor src, Tensor M) -> Tensor", eager, shape)`
 returns a `CustomOp` subclass named `torch.my_ops.warp_perspective` with one operand per schema
-argument, like a hand-written op (DESIGN §4). Its hooks come from the user's functions:
+argument, like a hand-written op (docs/design.md, "The op declaration"). Its hooks come from
+the user's functions:
 
 - `eager(*args)`: the numpy reference, arguments in schema order (tensors as arrays);
 - `shape(*args)`: the shape rule. It gets each tensor as a `TensorMeta` (`shape` with -1 for a

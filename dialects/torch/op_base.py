@@ -1,7 +1,8 @@
 """The base of every torch op: schema, spellings, eager reference, shape rule, samples, syntax.
 
-Concrete ops declare these hooks once (DESIGN §4); the frontend, the eager namespace, type
-refinement, the lowerings and the generated tests all read them from here.
+Concrete ops declare these hooks once (docs/design.md, "The op declaration"); the frontend,
+the eager namespace, type refinement, the lowerings and the generated tests all read them from
+here.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def torch_op(cls: OpT) -> OpT:
 
 
 class TorchOp(IRDLOperation):
-    """An ATen op with value semantics. Subclasses declare the hooks below (DESIGN §4)."""
+    """An ATen op with value semantics. Subclasses declare the hooks below (docs/design.md)."""
 
     traits = traits_def(Pure())
     SCHEMA: ClassVar[str]  # "aten::tanh(Tensor self) -> Tensor"

@@ -1,5 +1,6 @@
-"""Finds the op a Python object stands for, by identity (DESIGN §5): `torch.tanh`, `np.tanh`,
-`frontend.torch.tanh` and `F.relu` all resolve through the spellings each op declares."""
+"""Finds the op a Python object stands for, by identity (docs/design.md, "Name resolution"):
+`torch.tanh`, `np.tanh`, `frontend.torch.tanh` and `F.relu` all resolve through the spellings
+each op declares."""
 
 from __future__ import annotations
 
@@ -74,8 +75,9 @@ def ops_for_operator(name: str) -> tuple[type[TorchOp], ...]:
     return BY_PY_NAME.get(f"operator.{name}", ())
 
 
-# PyTorch modules whose functions frontend.torch may write as Python (DESIGN §5): the same name
-# in the twin module, if a Python function of frontend.torch, is what a script of it runs.
+# PyTorch modules whose functions frontend.torch may write as Python (docs/design.md, "Name
+# resolution"): the same name in the twin module, if a Python function of frontend.torch, is what
+# a script of it runs.
 _TWIN_MODULES = {
     "torch.nn.functional": "frontend.torch.nn.functional",
     "torch._C._nn": "frontend.torch.nn.functional",  # F.scaled_dot_product_attention

@@ -40,7 +40,7 @@ process, 1 thread, CPU time: 7.45 ms a call in the loop, 7.94 ms hoisted: the on
 matmul is faster than the 50 small ones (nn kernel, 1 thread: 111 vs 84 GFLOP/s), but the
 loop then reads each step's rows of the [T * B, N] result from memory instead of from the
 cache the step's matmul just wrote them to. With 2 threads hoisting saves one parallel
-loop per step; not measurable on the loaded machine of that session (load 3-6).
+loop per step; not measurable on the loaded machine of that measurement (load 3-6).
 
 **Expects:** the `linalg` stage (linalg on tensors); slices of a row are the copies
 `linalg.generic outs(tensor.empty) { tensor.extract %x[%r, d0, d1, ...] }` that

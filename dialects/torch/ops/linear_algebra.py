@@ -165,8 +165,8 @@ class AtenLinalgCholeskyOp(_RaisingKernelOp):
     PY_NAMES = ("torch.linalg.cholesky",)
     KERNEL = "tsjit.linalg_cholesky"
     LABEL = "cholesky"
-    # random samples are positive-definite only as 1 x 1 matrices (tests/e2e/test_ops_s8.py
-    # has larger ones)
+    # random samples are positive-definite only as 1 x 1 matrices (larger ones are in
+    # tests/e2e/test_ops_as_users_write_them.py)
     SAMPLES = (Sample(Tn((3, 1, 1), low=0.5, high=2.0)),)
     self_ = operand_def(ValueTensorType)
     upper = operand_def(BoolType)

@@ -1,6 +1,6 @@
-"""Ops a new user's programs call, added in session 8, as a user writes them (`torch.special.*`
-aliases, `x.fill_(v)`, `x << n`, ...), scripted and traced, against PyTorch; bad inputs raise
-torch's error."""
+"""Ops a new user's programs call, as a user writes them (`torch.special.*` aliases,
+`x.fill_(v)`, `x << n`, ...), scripted and traced, against PyTorch; bad inputs raise torch's
+error."""
 
 from __future__ import annotations
 
