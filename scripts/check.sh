@@ -11,3 +11,5 @@ echo "== lit"
 lit -q tests/lit
 echo "== pytest (one worker per core: the suite is numba compiles, single-threaded each)"
 python -m pytest -n auto
+echo "== smoke set on the other supported Pythons (3.12, 3.13), without PyTorch"
+scripts/smoke-pythons.sh
