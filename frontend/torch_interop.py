@@ -99,11 +99,25 @@ def _call(builder: IRBuilder, node: Any, values: dict[Any, Any]) -> Any:
         raise ExportError(f"from_torch_export: cannot import a call of {target!r}")
     overload = schema.overload_name
     op_name = f"torch.{schema.name.replace('::', '.')}" + (f".{overload}" if overload else "")
-    op = BY_NAME.get(op_name)
+    op = BY_NAME.get(_scalar_overload(op_name, schema, args))
     if op is None:
         raise ExportError(f"from_torch_export: tsjit has no op {op_name} (from {target})")
     results = builder.call([op], args, kwargs)
     return results[0] if len(results) == 1 else list(results)
+
+
+def _scalar_overload(op_name: str, schema: Any, args: list[Any]) -> str:
+    """The overload that takes Python numbers where the exported call has them at Tensor
+    operands (`aten.mul.Tensor(x, 2)`: the dispatcher wraps the 2, as `aten.mul.Scalar`
+    takes it), else `op_name`."""
+    if not op_name.endswith(".Tensor"):
+        return op_name
+    numbers = [
+        isinstance(value, bool | int | float) and str(argument.type) == "Tensor"
+        for argument, value in zip(schema.arguments, args)
+    ]
+    scalar = op_name.removesuffix(".Tensor") + ".Scalar"
+    return scalar if any(numbers) and scalar in BY_NAME else op_name
 
 
 def _lookup(values: dict[Any, Any], value: Any) -> Any:
@@ -125,16 +139,67 @@ def _flat(outputs: Any) -> list[Any]:
 
 
 def compile_backend(graph_module: Any, example_inputs: list[Any]) -> Callable[..., Any]:
-    """A `torch.compile(model, backend=frontend.compile_backend)` backend."""
-    from frontend.trace.tracer import trace
+    """A `torch.compile(model, backend=frontend.compile_backend)` backend.
 
-    traced = trace(graph_module, tuple(example_inputs), check_trace=False)
-    single = not isinstance(graph_module(*example_inputs), tuple | list)
+    With dynamic shapes (`dynamic=True`, or dynamo's automatic dynamic after a recompile) the
+    graph also takes the symbolic sizes as `SymInt` inputs. The trace has every size open
+    (`?`) already, so one trace serves every batch size: the size inputs are dropped, unless
+    the graph computes with them, in which case there is one trace per value of the sizes.
+    """
+    sizes = [i for i, x in enumerate(example_inputs) if _is_sym_int(x)]
+    computes_with_sizes = _placeholders_used(graph_module, sizes)
+    single = not _returns_a_tuple(graph_module)
+    traces: dict[tuple[int, ...], Any] = {}
+
+    def traced_for(args: tuple[Any, ...]) -> Any:
+        values = tuple(int(args[i]) for i in sizes) if computes_with_sizes else ()
+        if values not in traces:
+            traces[values] = _trace_graph(graph_module, args, sizes)
+        return traces[values]
 
     def run(*args: Any) -> Any:
-        out = traced(*args)
+        tensors = [a for i, a in enumerate(args) if i not in sizes]
+        out = traced_for(args)(*tensors)
         if single:
             return out
         return out if isinstance(out, tuple) else (out,)
 
+    traced_for(tuple(_concrete(x) for x in example_inputs))  # trace now, as dynamo expects
     return run
+
+
+def _is_sym_int(value: Any) -> bool:
+    return type(value).__name__ == "SymInt"
+
+
+def _concrete(value: Any) -> Any:
+    """A SymInt example input as the int it stands for in this compile (its hint)."""
+    if not _is_sym_int(value):
+        return value
+    hint = getattr(value.node, "hint", None)
+    return int(hint if hint is not None else value)
+
+
+def _placeholders_used(graph_module: Any, positions: list[int]) -> bool:
+    placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
+    return any(placeholders[i].users for i in positions)
+
+
+def _returns_a_tuple(graph_module: Any) -> bool:
+    output = next(n for n in graph_module.graph.nodes if n.op == "output")
+    return isinstance(output.args[0], tuple | list)
+
+
+def _trace_graph(graph_module: Any, args: tuple[Any, ...], sizes: list[int]) -> Any:
+    """A trace of the graph over its tensor inputs, the size inputs fixed to their values in
+    `args` (they matter only when the graph computes with them)."""
+    from frontend.trace.tracer import trace
+
+    fixed = {i: int(args[i]) for i in sizes}
+
+    def graph_of_tensors(*tensors: Any) -> Any:
+        items = iter(tensors)
+        return graph_module(*[fixed[i] if i in fixed else next(items) for i in range(len(args))])
+
+    tensors = tuple(a for i, a in enumerate(args) if i not in fixed)
+    return trace(graph_of_tensors, tensors, check_trace=False)

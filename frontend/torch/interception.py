@@ -35,6 +35,10 @@ class Interceptor:
     def mutating(self, tensor: Any, how: str) -> None:
         """`tensor` is about to be changed in a way no op describes (`x[i] = v`)."""
 
+    def reading_size(self, tensor: Any, dim: int | None) -> None:
+        """A size of `tensor` (dim `dim`, or all of them: `shape`, `numel`) becomes a Python
+        int that the program may compute with."""
+
 
 _SILENT = Interceptor()  # the events' receiver when nothing is installed: ignores them
 _LOCAL = threading.local()

@@ -61,6 +61,7 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
+        notify().reading_size(self, None)
         return Size(self._data.shape)
 
     @property
@@ -102,9 +103,12 @@ class Tensor:
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return self.shape
-        return self.shape[_dim_index(dim, self.ndim)]
+        index = _dim_index(dim, self.ndim)
+        notify().reading_size(self, index)
+        return Size(self._data.shape)[index]
 
     def numel(self) -> int:
+        notify().reading_size(self, None)
         return int(self._data.size)
 
     nelement = numel

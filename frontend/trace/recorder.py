@@ -61,6 +61,10 @@ class Recorder(Interceptor):
         self.inputs: list[Tensor] = []  # the traced inputs, in argument order
         # values PyTorch computed for recorded results (programs using real PyTorch)
         self.observed: dict[SSAValue, np.ndarray] = {}  # type: ignore[type-arg]
+        # where the program first read an open (`?`) size as a Python int: the recorded ops
+        # may hold it as a constant, so the trace is good for the example's shapes only
+        self.size_read: SourceLine | None = None
+        self.reads_sizes = False
 
     # ---- what is traced ----
 
@@ -154,6 +158,15 @@ class Recorder(Interceptor):
         else:
             self.traced.pop(id(tensor), None)
             self.constants.pop(id(tensor), None)
+
+    def reading_size(self, tensor: Any, dim: int | None) -> None:
+        if self.reads_sizes or not self.is_traced(tensor):
+            return
+        sizes = self.traced[id(tensor)][1].type.sizes  # type: ignore[attr-defined]
+        read = sizes if dim is None or sizes is None else [sizes[dim]]
+        if read is None or DYN in read:
+            self.reads_sizes = True
+            self.size_read = user_line()
 
     def mutating(self, tensor: Any, how: str) -> None:
         if self.is_traced(tensor):

@@ -220,6 +220,30 @@ def _has_tensor(value: Any) -> bool:
 # ---- the call ----
 
 
+@cache
+def size_readers() -> tuple[frozenset[int], Any]:
+    """The ids of the torch methods that read a tensor's sizes as ints (`size`, `numel`), and
+    the `shape` descriptor (whose `__get__` is a new object at every access)."""
+    import torch
+
+    methods = (torch.Tensor.size, torch.Tensor.numel, torch.Tensor.nelement)
+    return frozenset(id(m) for m in methods), torch.Tensor.shape
+
+
+def _note_size_read(recorder: Recorder, func: Any, args: tuple[Any, ...], kwargs: Any) -> None:
+    """Tell the recorder that the program reads sizes of a traced tensor (`x.size(0)`,
+    `x.shape`, `x.numel()`): the mirror's own `size` / `shape` are not called for them."""
+    methods, shape = size_readers()
+    if id(func) not in methods and getattr(func, "__self__", None) is not shape:
+        return
+    known = recorder.mirrors.get(id(args[0]))
+    if known is None or known[0] is not args[0]:
+        return
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    mirror = known[1]
+    recorder.reading_size(mirror, None if dim is None else dim % max(mirror.ndim, 1))
+
+
 def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Run `func` in PyTorch; if it reads traced tensors, record its frontend counterpart."""
     import torch
@@ -240,6 +264,8 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             "later uses of it would not be recorded; write `y = y + v` (the op without `_`) "
             "instead"
         )
+    if isinstance(recorder, Recorder) and args:
+        _note_size_read(recorder, func, args, kwargs)
     with torch._C.DisableTorchFunctionSubclass():
         out = func(*args, **kwargs)
     if not isinstance(recorder, Recorder) or not _has_tensor(out):

@@ -107,7 +107,14 @@ def trace_module(
 class TracedFunction(ScriptFunction):
     """A traced function: a ScriptFunction whose default signature is its example inputs'.
     Tuples among the example inputs (`(h, c)`) are one argument per tensor; calls pass them
-    as tuples again (`input_structure`)."""
+    as tuples again (`input_structure`).
+
+    A program that read an open size as a Python int while it was traced (`x.size(0)`,
+    `x.shape`, `x.numel()`) may have computed constants from it (`x.view(6, -1)`): such a
+    trace serves the example's shapes only (`exact_shapes`), and a call with other shapes
+    traces the Python function again for them (one trace per shapes, as `torch.compile`
+    guards on sizes), instead of silently reusing the constants.
+    """
 
     def __init__(self, module: ModuleOp, name: str, fn: Callable[..., Any], recorder: Recorder,
                  example: Signature) -> None:  # fmt: skip
@@ -115,11 +122,31 @@ class TracedFunction(ScriptFunction):
         self.trace_recorder = recorder  # source lines of the recorded ops, for check_trace
         self.example_signature = example
         self.input_structure: tuple[Any, ...] | None = None  # per input: None or nested tuples
+        self.exact_shapes: tuple[tuple[int, ...], ...] | None = None  # see the class docstring
+        self.retrace: Callable[[tuple[Any, ...]], TracedFunction] | None = None
+        self._retraced: dict[tuple[tuple[int, ...], ...], TracedFunction] = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        structured = args
         if self.input_structure is not None and not kwargs:
             args = tuple(flatten_inputs(self.name, args, self.input_structure))
+        if self.exact_shapes is not None and not kwargs:
+            shapes = tuple(tuple(getattr(a, "shape", ())) for a in args)
+            if shapes != self.exact_shapes:
+                return self.traced_for(shapes, structured)(*structured)
         return super().__call__(*args, **kwargs)
+
+    def traced_for(self, shapes: tuple[tuple[int, ...], ...], inputs: tuple[Any, ...]) -> Any:
+        """The trace for inputs of other `shapes` than the example's (traced on first use)."""
+        if shapes not in self._retraced:
+            if self.retrace is None:
+                raise TypeError(
+                    f"{self.name}(): this trace read a tensor's size, so it serves inputs of "
+                    f"shapes {self.exact_shapes} only (got {shapes}), and the Python function "
+                    "is not available to trace again: trace it for these shapes"
+                )
+            self._retraced[shapes] = self.retrace(inputs)
+        return self._retraced[shapes]
 
     def default_signature(self) -> Signature:
         """The last called signature, else the one of the example inputs."""
@@ -144,6 +171,8 @@ class TracedModule(TracedFunction):
         self.methods = methods
         self.result_structure = main.result_structure
         self.input_structure = main.input_structure
+        self.exact_shapes = main.exact_shapes
+        self.retrace = main.retrace
 
     def __getattr__(self, name: str) -> Any:
         methods = self.__dict__.get("methods", {})
@@ -184,6 +213,9 @@ def trace_function(
     traced.result_structure = output_structure(outputs)[1]
     if any(isinstance(x, tuple | list) for x in inputs):
         traced.input_structure = tuple(nesting(x) for x in inputs)
+    if recorder.reads_sizes:
+        traced.exact_shapes = tuple(tuple(x.numpy().shape) for x in recorder.inputs)
+        traced.retrace = lambda again: trace_function(fn, symbol, again, strict=strict, names=names)
     return traced
 
 

@@ -1,5 +1,5 @@
 // RUN: xdsl-opt %s -t python | filecheck %s
-// RUN: xdsl-opt %s -t python > %t.py && python -c "import runpy, numpy as np; print(runpy.run_path('%t.py')['f'](np.zeros(4, np.float32) + 1))" | filecheck %s --check-prefix=RUNS
+// RUN: xdsl-opt %s -t python > %t.py && python -c "import sys, numpy as np; from lowering.run import jit; print(jit.load_module(open(sys.argv[1]).read()).f(np.ones(4, np.float32)))" %t.py | filecheck %s --check-prefix=RUNS
 
 // Torch IR whose types are known goes to the python target through the default pipeline
 // (torch-opt, linalg, memref, loops, each contract checked), and the source runs.
