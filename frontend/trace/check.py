@@ -31,11 +31,11 @@ def check(
     fn: Callable[..., Any],
     check_inputs: Sequence[tuple[Any, ...]],
     strict: bool,
+    trace_function: Callable[..., ScriptFunction],
     names: dict[int, str] | None = None,
 ) -> None:
-    """Raise TracingCheckError if a retrace differs; warn if outputs differ (see module doc)."""
-    from frontend.trace.tracer import trace_function
-
+    """Raise TracingCheckError if a retrace differs; warn if outputs differ (see module doc).
+    `trace_function(fn, name, inputs, names=...)` traces `fn` again (the tracer's own)."""
     for inputs in check_inputs:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TracerWarning)  # already reported by the first trace

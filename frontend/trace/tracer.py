@@ -36,6 +36,7 @@ from frontend.function import ScriptFunction, Signature
 from frontend.run.arguments import Argument, spec_of
 from frontend.torch.interception import intercepting
 from frontend.torch.tensor import Tensor
+from frontend.trace.check import check
 from frontend.trace.errors import TraceError, user_line_of
 from frontend.trace.recorder import Recorder
 
@@ -69,9 +70,8 @@ def trace(
     traced = trace_function(fn, _symbol(getattr(fn, "__name__", "fn")), _as_inputs(example_inputs),
                             strict=strict)  # fmt: skip
     if check_trace:
-        from frontend.trace.check import check
-
-        check(traced, fn, [_as_inputs(c) for c in (check_inputs or [example_inputs])], strict)
+        checks = [_as_inputs(c) for c in (check_inputs or [example_inputs])]
+        check(traced, fn, checks, strict, trace_function)
     return traced
 
 
@@ -97,10 +97,9 @@ def trace_module(
             method, symbol, _as_inputs(example), strict=strict, names=names
         )
         if check_trace:
-            from frontend.trace.check import check
-
             checks = [c[method_name] for c in check_inputs or [] if method_name in c] or [example]
-            check(functions[method_name], method, [_as_inputs(c) for c in checks], strict, names)
+            inputs = [_as_inputs(c) for c in checks]
+            check(functions[method_name], method, inputs, strict, trace_function, names)
     return TracedModule(module, functions)
 
 
