@@ -6,23 +6,18 @@ from __future__ import annotations
 
 import ast
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import SSAValue
 
 from dialects.torch.ops.casts import PrimDtypeOp
 from frontend.ir.builder import Value
 from frontend.ir.resolve import ops_for_method
+from frontend.script.collaborator import Collaborator
 
 
-class CallArgumentsMixin:
+class OpCalls(Collaborator):
     """`FunctionScripter`'s calls given a run-time dtype."""
-
-    if TYPE_CHECKING:
-
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
 
     def in_dtype_of(
         self,

@@ -12,8 +12,8 @@ from frontend.module import ScriptMethod, ScriptModule, exported_method_names
 from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.run.variants import Variants
 from frontend.script.calls import Compilation
-from frontend.script.modules import ModuleValue
 from frontend.script.scripter import FunctionScripter
+from frontend.script.value_kinds import ModuleValue
 
 
 def script_function(fn: Callable[..., Any]) -> ScriptFunction:
