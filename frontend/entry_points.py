@@ -1,4 +1,9 @@
-"""Entry points of scripting: a function, or each compiled method of a module."""
+"""Entry points of scripting: a function, or each compiled method of a module.
+
+`frontend.script` builds the IR (`FunctionScripter`); this module wraps it in the public
+`ScriptFunction` / `ScriptMethod` / `ScriptModule`, so the script package never imports the
+API that imports it.
+"""
 
 from __future__ import annotations
 

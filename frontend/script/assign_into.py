@@ -16,7 +16,6 @@ or a tensor that broadcasts to the indexed shape; it is converted to `x`'s dtype
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 import numpy as np
 
@@ -33,9 +32,10 @@ SCALARS = ("int", "float", "bool")
 
 
 class SubscriptStores(Collaborator):
-    """`FunctionScripter`'s assignments into tensors."""
+    """Assignments into tensors (`x[i] = v`). Interface: `assign_into(target, value)`,
+    `index_literal(index)`."""
 
-    def assign_into(self: Any, target: ast.Subscript, value: Value) -> None:
+    def assign_into(self, target: ast.Subscript, value: Value) -> None:
         base = target.value
         if not isinstance(base, ast.Name):
             raise self.error(
@@ -70,7 +70,7 @@ class SubscriptStores(Collaborator):
         self.scripter.statements.assign(base, updated)
 
     def scatter_items(
-        self: Any,
+        self,
         node: ast.Subscript,
         tensor: Value,
         items: list[ast.expr],
@@ -130,14 +130,14 @@ class SubscriptStores(Collaborator):
             item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {}
         )[0]
 
-    def index_literal(self: Any, index: list[int]) -> Value:
+    def index_literal(self, index: list[int]) -> Value:
         """A list of ints (or bools: a mask) known while scripting as a tensor literal."""
         masks = all(type(i) is bool for i in index)
         array = np.asarray(index, dtype=np.bool_ if masks else np.int64)
         return self.scripter.builder.insert(ValueTensorLiteralOp(array)).results[0]
 
     def index_put(
-        self: Any, node: ast.Subscript, tensor: Value, tensors: dict[int, Value], value: Value
+        self, node: ast.Subscript, tensor: Value, tensors: dict[int, Value], value: Value
     ) -> Value:
         """`tensor` with `value` written at the index tensors (`aten.index_put`, None for the
         dims between them): a number becomes a 0-d tensor of `tensor`'s dtype, a tensor is
@@ -157,7 +157,7 @@ class SubscriptStores(Collaborator):
             0
         ]
 
-    def broadcast_into(self: Any, node: ast.Subscript, value: Value, part: Value) -> Value:
+    def broadcast_into(self, node: ast.Subscript, value: Value, part: Value) -> Value:
         """`value` as a tensor of `part`'s shape (a number fills it; the scatter converts
         the dtype)."""
         if kind_of(value) in SCALARS:

@@ -1,4 +1,12 @@
-"""TODO"""
+"""Call sites (`scripter.call_sites`): what a call reaches once its callee and arguments are
+values. A method of `self`, a submodule, a lambda, a traced graph, a dict or list method, a
+tensor method (special ones first, then the op registry), a builtin, a `math` function, a
+random tensor function, `torch.einsum` / `torch.tensor`, a registered torch op, an ignored
+Python function, a `frontend.torch` twin or a Python function scripted as a callee.
+
+Interface: `call_value(node, callee, args, kwargs)`, `method_call(node, receiver, name, args,
+kwargs)`.
+"""
 
 from __future__ import annotations
 
@@ -42,7 +50,7 @@ from frontend.script.value_kinds import GraphValue, MethodValue, ModuleValue, Py
 
 
 class CallSites(Collaborator):
-    """TODO"""
+    """What a call reaches: methods, modules, builtins, `math`, torch ops, Python functions."""
 
     def call_value(
         self, node: ast.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]

@@ -92,7 +92,8 @@ class Callee:
 
 
 class Calls(Collaborator):
-    """`FunctionScripter`'s calls of scripted functions and methods."""
+    """Calls of scripted callees, ignored Python functions and traced graphs. Interface:
+    `call_scripted`, `call_python`, `call_graph` (each `(node, callee, args, kwargs)`)."""
 
     def call_scripted(
         self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]

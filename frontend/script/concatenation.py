@@ -33,7 +33,8 @@ def _called_name(func: ast.expr) -> str | None:
 
 
 class Concatenation(Collaborator):
-    """`FunctionScripter`'s concatenated comprehensions."""
+    """`torch.cat` of a comprehension over a run-time sequence. Interface:
+    `concatenated_comprehension(node)` (`NOT_CONCATENATED` for other calls)."""
 
     def concatenated_comprehension(self, node: ast.Call) -> Value:
         """`torch.cat([f(c) for c in x.split(n)], dim)`: over a run-time sequence, a loop

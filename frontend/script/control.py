@@ -199,7 +199,9 @@ def always_exits(body: list[ast.stmt]) -> bool:
 
 
 class ControlFlow(Collaborator):
-    """`FunctionScripter`'s statements and expressions that create regions."""
+    """Statements and expressions that create regions. Interface: `block_list(body)`,
+    `branch(block)`, `build_if(condition, types, blocks)`, `condition(node)`,
+    `also_at(node)`, and the handlers `stmt_If`, `stmt_With`, `expr_IfExp`, `expr_BoolOp`."""
 
     # ---- statement lists ----
 

@@ -49,7 +49,8 @@ class OpenDict(ScriptDict):
 
 
 class Dicts(Collaborator):
-    """`FunctionScripter`'s dicts."""
+    """Dicts. Interface: `dict_parameter`, `open_dict_parameter`, `dict_item`, `dict_store`,
+    `dict_method`, and the handler `expr_Dict`."""
 
     def dict_parameter(self, name: str, keys: DictKeys, values: list[SSAValue]) -> ScriptDict:
         """The dict a callee's parameter `name` holds: one function argument per key."""

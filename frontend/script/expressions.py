@@ -1,4 +1,14 @@
-"""TODO"""
+"""Expressions (`scripter.expressions`): the dispatch of one expression to the collaborator
+that scripts its kind, and the kinds that are not another concern's: constants, names
+(variables, globals, builtins), tuples, lists, attributes and call expressions.
+
+A call expression evaluates its callee and arguments here (`*args` spread; `torch.cat` of a
+comprehension is the concatenation's) and hands them to the call sites
+(`frontend/script/call_sites.py`).
+
+Interface: `expr(node)` (a `Value`), `lookup(name_node)`, `new_list(items)` (a Python list
+that `append` may grow in the block that made it).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +29,7 @@ from frontend.script.value_kinds import ModuleValue, PyObject, ShapeValue
 
 
 class Expressions(Collaborator):
-    """TODO"""
+    """Expressions: dispatch by kind (`handlers`), names, literals, attributes, calls."""
 
     @cached_property
     def handlers(self) -> dict[type[ast.expr], Callable[[Any], Value]]:

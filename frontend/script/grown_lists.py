@@ -99,7 +99,8 @@ def leaves_loop_early(body: list[ast.stmt]) -> bool:
 
 
 class GrownLists(Collaborator):
-    """`FunctionScripter`'s lists grown in run-time loops."""
+    """Lists grown in run-time loops. Interface: `growable_lists(loop)`, `grown_loop`, `grow`,
+    `grown_list_call`, `grown_list_item`, `grown_list_length`."""
 
     def growable_lists(self, node: ast.For) -> list[str]:
         """The lists this run-time loop grows the peeled way (module docstring); [] if none

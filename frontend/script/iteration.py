@@ -112,8 +112,10 @@ def known_piece_count(op: Any) -> int | None:
 
 
 class Iteration(Collaborator):
-    """`FunctionScripter`'s sequences: `sequence`, `zip` / `enumerate`, and loops and list
-    comprehensions over run-time sequences."""
+    """Sequences, `zip` / `enumerate` / `list` / `reversed`, and loops and list comprehensions
+    over run-time sequences. Interface: `sequence(node, value)`, `iteration_call`,
+    `sequence_call`, `sequence_loop`, `run_time_comprehension`, `comprehension_scope`,
+    `run_time_list_item`, `tensor_list_sequence`, `tensor_list_length`, `int_op`."""
 
     # ---- what a value iterates over ----
 

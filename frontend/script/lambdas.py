@@ -112,7 +112,8 @@ class LocalLambda:
 
 
 class Lambdas(Collaborator):
-    """`FunctionScripter`'s lambdas inside scripted functions."""
+    """Lambdas inside scripted functions. Interface: `call_lambda(node, callee, args, kwargs)`
+    and the handler `expr_Lambda`."""
 
     def expr_Lambda(self, node: ast.Lambda) -> Value:  # noqa: N802
         spec = node.args

@@ -134,7 +134,9 @@ Frame = FunctionFrame | LoopFrame
 
 
 class Loops(Collaborator):
-    """`FunctionScripter`'s loops."""
+    """Loops. Interface: `unroll(loop)`, `loop(node, trip, ...)`, `list_append`,
+    `comprehension_items`, `unrolled_comprehension`, and the handlers `stmt_For`,
+    `stmt_While`, `expr_ListComp`."""
 
     def unroll(self, node: ast.For) -> list[ast.stmt] | None:
         """The statements of a loop unrolled while scripting; None for a `torch.prim.Loop`.

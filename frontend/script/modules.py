@@ -66,7 +66,9 @@ def is_captured_graph(obj: Any) -> bool:
 
 
 class Modules(Collaborator):
-    """`FunctionScripter`'s view of `self`: attributes, parameters, submodule and method calls."""
+    """The view of `self`: attributes, parameters, submodule and method calls. Interface:
+    `module_attribute`, `module_tensor`, `module_items`, `module_index`, `call_module`,
+    `call_method`."""
 
     # ---- attributes ----
 

@@ -44,7 +44,8 @@ _COMPARES: dict[type[ast.cmpop], tuple[str, str, Callable[[Any, Any], Any]]] = {
 
 
 class Operators(Collaborator):
-    """`FunctionScripter`'s operators."""
+    """Operators. Interface: `binop(node, op, lhs, rhs)` and the handlers `expr_UnaryOp`,
+    `expr_BinOp`, `expr_Compare`."""
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:  # noqa: N802
         if isinstance(node.op, ast.Not):

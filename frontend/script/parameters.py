@@ -1,4 +1,14 @@
-"""TODO"""
+"""The scripted function's signature (`scripter.parameters`): which parameters are run-time
+arguments, their annotations and types, and which are constants of the graph.
+
+Unannotated parameters take the call site's type (a tensor by default); annotated ones take
+the annotation's types, which a call's types must match; `str` parameters and an entry
+function's `bool` flags are constants, their defaults giving the default graph. A method's
+first parameter is bound to its module (`self_value`).
+
+Interface: `parameters()` (the parameters without `self`), `default_constants(parameters)`,
+`argument_types(arg)`, `annotation(arg)`, `parameter_specs()`.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +25,7 @@ from frontend.script.dicts import DictKeys
 
 
 class Parameters(Collaborator):
-    """TODO"""
+    """The function's parameters, their annotations and types."""
 
     def default_constants(self, parameters: list[ast.arg]) -> dict[str, Any]:
         """`str` arguments and an entry function's flags are constants: the default graph

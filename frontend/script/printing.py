@@ -60,7 +60,8 @@ def _shown(value: Any) -> Any:
 
 
 class Printing(Collaborator):
-    """`FunctionScripter`'s print."""
+    """`print` and f-strings. Interface: `builtin_print(node, args)` and the handler
+    `expr_JoinedStr`."""
 
     def expr_JoinedStr(self, node: ast.JoinedStr) -> Value:  # noqa: N802
         names = sorted(

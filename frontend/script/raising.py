@@ -68,7 +68,8 @@ def message_text(node: ast.expr) -> str:
 
 
 class Raising(Collaborator):
-    """`FunctionScripter`'s `raise` and `assert`."""
+    """`raise` and `assert`. Interface: `raise_if(node)` and the handlers `stmt_Raise`,
+    `stmt_Assert`."""
 
     def stmt_Raise(self, node: ast.Raise) -> None:  # noqa: N802
         if node.exc is None:

@@ -72,7 +72,7 @@ class RandomCall:
 
 
 class RandomTensors(Collaborator):
-    """`FunctionScripter`'s random tensor functions."""
+    """Random tensor functions. Interface: `random_call(node, fn, name, args, kwargs)`."""
 
     def random_call(
         self, node: ast.Call, fn: Any, name: str, args: list[Value], kwargs: dict[str, Value]

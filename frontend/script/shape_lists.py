@@ -23,7 +23,8 @@ class SpreadSizes:
 
 
 class ShapeLists(Collaborator):
-    """`FunctionScripter`'s joined lists of sizes."""
+    """Joined lists of sizes. Interface: `join_sizes(node, parts)`, `sizes_joined(node,
+    args)`."""
 
     def size_list(self, node: ast.AST, value: Value) -> Value:
         """`value` as a list of ints for `torch.aten.add.t`: an int-list value as is, a

@@ -27,7 +27,7 @@ def has_star(target: ast.expr) -> bool:
 
 
 class Starred(Collaborator):
-    """`FunctionScripter`'s starred assignments."""
+    """Starred assignments. Interface: `assign_starred(target, value)`."""
 
     def assign_starred(self, target: ast.Tuple | ast.List, value: Value) -> None:
         """`a, *rest, z = value`: one item for each plain name, a list for the starred one."""

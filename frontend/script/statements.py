@@ -1,4 +1,12 @@
-"""TODO"""
+"""Statements (`scripter.statements`): the dispatch of one statement to the collaborator that
+scripts its kind, expression statements, and assignment to every kind of target.
+
+Exits (`return`, `break`, `continue`) and statements that take the rest of a statement list
+are handled by the control flow's `block_list` (`frontend/script/control.py`); everything else
+reaches `statement`, which looks the statement's `ast` class up in `handlers`.
+
+Interface: `statement(stmt)`, `assign(target, value)`.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +26,7 @@ from frontend.script.value_kinds import ShapeValue
 
 
 class Statements(Collaborator):
-    """TODO"""
+    """Statements: dispatch by kind (`handlers`), expression statements, assignment."""
 
     @cached_property
     def handlers(self) -> dict[type[ast.stmt], Callable[[Any], None]]:

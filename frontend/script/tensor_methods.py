@@ -48,10 +48,11 @@ VIEW_OPS = frozenset({
 
 
 class TensorMethods(Collaborator):
-    """`FunctionScripter`'s tensor methods beyond the registry."""
+    """Tensor methods and attributes beyond the registry. Interface: `special_tensor_method`
+    (`NOT_SPECIAL` for the others), `special_tensor_attribute`, `shared_storage`."""
 
     def special_tensor_method(
-        self: Any, node: ast.Call, receiver: Value, name: str, args: list[Value],
+        self, node: ast.Call, receiver: Value, name: str, args: list[Value],
         kwargs: dict[str, Value],
     ) -> Any:  # fmt: skip
         if name in ("cpu", "detach") and not args and not kwargs:
@@ -145,7 +146,7 @@ class TensorMethods(Collaborator):
             return f"`{target.id}`, a view of another tensor ({name})"
         return ""
 
-    def special_tensor_attribute(self: Any, node: ast.Attribute, tensor: Value) -> Any:
+    def special_tensor_attribute(self, node: ast.Attribute, tensor: Value) -> Any:
         if node.attr == "device":
             return CPU
         if node.attr == "dtype":  # the DType when known now, else its code at run time

@@ -52,7 +52,10 @@ def _is_constant(value: Value) -> bool:
 
 
 class Values(Collaborator):
-    """`FunctionScripter`'s scalar, indexing and shape expressions."""
+    """Variables, scalars, builtins, shapes and indexing. Interface: `read_variable`,
+    `mark_unusable`, `to_bool`, `to_float`, `logical_not`, `scalar_binop`, `builtin_call`,
+    `refuse_captured_tensors`, `tensor_attribute`, `size_call`, `shape_value`,
+    `shape_element`, `shape_tuple`, `unpack_shape`, and the handler `expr_Subscript`."""
 
     # ---- variables ----
 
