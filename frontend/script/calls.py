@@ -25,6 +25,7 @@ from xdsl.rewriter import Rewriter
 from dialects.torch.ops.prim import PrimPythonCallOp
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import Value, kind_of
+from frontend.run.python_registry import register, result_types
 from frontend.script.collaborator import Collaborator
 from frontend.script.control import regroup_tuples
 from frontend.script.dicts import DictKeys
@@ -159,8 +160,6 @@ class Calls(Collaborator):
     ) -> Value:
         """A call of an `@frontend.ignore`d function: `torch.prim.PythonCall`, run by Python
         between compiled segments. Its return annotation gives the results (a tensor if none)."""
-        from frontend.run.python_registry import register, result_types
-
         try:
             bound = inspect.signature(fn).bind(*args, **kwargs)
         except TypeError as err:

@@ -18,6 +18,7 @@ from xdsl.ir import SSAValue
 
 from dialects.torch.ops.prim import PrimPythonCallOp
 from frontend.ir.builder import Value, kind_of
+from frontend.run.python_registry import register
 from frontend.script.collaborator import Collaborator
 
 
@@ -70,8 +71,6 @@ class Printing(Collaborator):
         return FormattedString(node, names, [self.scripter.env[n] for n in names])
 
     def builtin_print(self, node: ast.Call, args: list[Value]) -> Value:
-        from frontend.run.python_registry import register
-
         if self.scripter.builder.block is not self.scripter.entry_block:
             raise self.error(
                 node,

@@ -17,6 +17,7 @@ from xdsl.ir import SSAValue
 from dialects.torch.dtypes import DType
 from dialects.torch.ops.prim import PrimPythonCallOp
 from frontend.ir.builder import Value, kind_of
+from frontend.run.python_registry import UNKNOWN_TENSOR, register
 from frontend.script.collaborator import Collaborator
 
 RANDOM_FUNCTIONS = frozenset(
@@ -77,8 +78,6 @@ class RandomTensors(Collaborator):
     def random_call(
         self, node: ast.Call, fn: Any, name: str, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        from frontend.run.python_registry import UNKNOWN_TENSOR, register
-
         if self.scripter.builder.block is not self.scripter.entry_block:
             raise self.error(
                 node,
