@@ -47,7 +47,7 @@ class Leaf:
     names: list[str] = field(default_factory=list[str])  # what each value is, for errors
 
 
-# ---- frames: what an exit means ----
+# ---- frames: what an exit means (their `s` is the FunctionScripter) ----
 
 
 class FunctionFrame:

@@ -30,7 +30,8 @@ INT64_MAX = 2**63 - 1  # TorchScript's trip count for `while` loops
 
 @dataclass
 class LoopFrame:
-    """A loop body: paths end in `continue` (or the end of the body) or `break`."""
+    """A loop body: paths end in `continue` (or the end of the body) or `break`. Like
+    `FunctionFrame`, its methods take the `FunctionScripter` as `s`."""
 
     carried: list[str]
     widths: list[int | None]  # a carried tuple's length, None for a single value
