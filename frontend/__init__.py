@@ -9,11 +9,11 @@ from typing import Any
 from frontend import ops
 from frontend import script as _script_module  # noqa: F401
 from frontend.custom_ops import Library, library
+from frontend.entry_points import script_function, script_module
 from frontend.errors import LoadError, ScriptError
 from frontend.freeze import freeze
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule, export, ignore
-from frontend.script.entry_points import script_function, script_module
 from frontend.script.modules import is_module
 from frontend.serialization import load, save
 from frontend.torch_interop import compile_backend, from_torch_export

@@ -22,6 +22,7 @@ from frontend.run.arguments import (
 )
 from frontend.run.fast_call import MISS, FastCalls
 from frontend.run.shape_guard import ShapeGuard, exact_signature_text
+from frontend.script.calls import CompiledFunction
 from frontend.trace.calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.signature import format_signature, parse_signature
@@ -37,7 +38,7 @@ class CompiledCall:
         self.kernel = kernel
 
 
-class ScriptFunction:
+class ScriptFunction(CompiledFunction):
     """A function captured as torch IR; compiled once per argument signature on call."""
 
     def __init__(

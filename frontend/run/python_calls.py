@@ -12,51 +12,18 @@ supported (the segments would need to branch), which `split_program` reports.
 
 from __future__ import annotations
 
-import inspect
-import itertools
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from dialects.torch.op_base import ConstantLikeOp
 from dialects.torch.ops.prim import PrimPythonCallOp
-from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
 from frontend.run.arguments import to_array, to_caller_kind
-
-UNKNOWN_TENSOR = ValueTensorType(None, None)
-_REGISTRY: dict[str, Callable[..., Any]] = {}
-_COUNTER = itertools.count(1)
-
-
-def register(fn: Callable[..., Any]) -> str:
-    """A key under which compiled programs find `fn` (bound methods keep their module)."""
-    key = f"{getattr(fn, '__qualname__', 'fn')}#{next(_COUNTER)}"
-    _REGISTRY[key] = fn
-    return key
-
-
-def result_types(fn: Callable[..., Any]) -> list[Attribute] | None:
-    """The results the annotation promises: `-> Tensor` (or none) one tensor, `-> int` an
-    int, `-> Tuple[...]` one per element; None for `-> None`."""
-    try:
-        annotation = typing.get_type_hints(fn).get("return", inspect.Signature.empty)
-    except Exception:  # unresolvable string annotations: treat as a tensor
-        annotation = inspect.Signature.empty
-    if annotation is type(None) or annotation is None:
-        return None
-    items = typing.get_args(annotation) if typing.get_origin(annotation) is tuple else None
-    return [_type_of(a) for a in items] if items else [_type_of(annotation)]
-
-
-def _type_of(annotation: Any) -> Attribute:
-    scalars = {int: IntType(), float: FloatType(), bool: BoolType()}
-    return scalars.get(annotation, UNKNOWN_TENSOR)
-
+from frontend.run.python_registry import registered
 
 # ---- splitting the program at its Python calls ----
 
@@ -198,7 +165,7 @@ def run_steps(
                 step.compiled = compile_segment(*step.segment)
             out = step.compiled(*inputs)
         else:
-            out = _as_numpy(_REGISTRY[step.callee](*[to_caller_kind(v, kind) for v in inputs]))
+            out = _as_numpy(registered(step.callee)(*[to_caller_kind(v, kind) for v in inputs]))
         results = list(out) if isinstance(out, tuple) else [out]
         if out is None and not step.outputs:  # `-> None`
             results = []

@@ -29,6 +29,7 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from dialects.torch.types import BoolType, FloatType, IntType, ListType, ValueTensorType
+from frontend.script.dicts import DictKeys
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
 _SCALARS: dict[str, Attribute] = {"int": IntType(), "float": FloatType(), "bool": BoolType()}
@@ -225,8 +226,6 @@ def constant_of(spec: ArgSpec | None, value: Any) -> Any:
     if spec.kind == "flag":
         return flag_value(value)
     if spec.kind == "dict":
-        from frontend.script.dicts import DictKeys
-
         return DictKeys(tuple(value))
     if spec.kind == "optional":
         return constant_of(spec.items[0], value)

@@ -16,7 +16,6 @@ or a tensor that broadcasts to the indexed shape; it is converted to `x`'s dtype
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 import numpy as np
 
@@ -27,14 +26,16 @@ from dialects.torch.ops.scatter import AtenSelectScatterOp, AtenSliceScatterOp
 from dialects.torch.registry import BY_PY_NAME
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method
+from frontend.script.collaborator import Collaborator
 
 SCALARS = ("int", "float", "bool")
 
 
-class AssignIntoMixin:
-    """`FunctionScripter`'s assignments into tensors."""
+class SubscriptStores(Collaborator):
+    """Assignments into tensors (`x[i] = v`). Interface: `assign_into(target, value)`,
+    `index_literal(index)`."""
 
-    def assign_into(self: Any, target: ast.Subscript, value: Value) -> None:
+    def assign_into(self, target: ast.Subscript, value: Value) -> None:
         base = target.value
         if not isinstance(base, ast.Name):
             raise self.error(
@@ -42,13 +43,13 @@ class AssignIntoMixin:
                 f"assignment into `{ast.unparse(base)}` is not supported",
                 "assign into a plain variable: y = ...; y[0] = v",
             )
-        current = self.lookup(base)
+        current = self.scripter.expressions.lookup(base)
         if isinstance(current, dict):
-            self.dict_store(target, current, value)
+            self.scripter.dicts.dict_store(target, current, value)
             return
         if kind_of(current) != "Tensor":
             raise self.error(target, f"assignment into a {kind_of(current)} is not supported")
-        problem = self.shared_storage(base, current)
+        problem = self.scripter.tensor_methods.shared_storage(base, current)
         if problem:
             raise self.error(
                 target,
@@ -60,12 +61,16 @@ class AssignIntoMixin:
         items = list(target.slice.elts) if isinstance(target.slice, ast.Tuple) else [target.slice]
         updated = self.scatter_items(target, current, items, value, 0, {})
         if getattr(updated.owner, "name", "") == "torch.aten.expand_as":  # the whole: `y[:] = v`
-            converted = self.emit(target, ops_for_method("type_as"), [updated, current], {})[0]
-            updated = self.emit(target, ops_for_method("clone"), [converted], {})[0]  # not a view
-        self.assign(base, updated)
+            converted = self.scripter.ops.emit(
+                target, ops_for_method("type_as"), [updated, current], {}
+            )[0]
+            updated = self.scripter.ops.emit(target, ops_for_method("clone"), [converted], {})[
+                0
+            ]  # not a view
+        self.scripter.statements.assign(base, updated)
 
     def scatter_items(
-        self: Any,
+        self,
         node: ast.Subscript,
         tensor: Value,
         items: list[ast.expr],
@@ -89,17 +94,18 @@ class AssignIntoMixin:
             return self.scatter_items(node, tensor, rest, value, -1, tensors, from_end=True)
         if isinstance(item, ast.Slice):
             bounds = [
-                None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
+                None if e is None else self.scripter.expressions.expr(e)
+                for e in (item.lower, item.upper, item.step)
             ]
             if all(b is None for b in bounds):  # `:` keeps the dim
                 return self.scatter_items(node, tensor, rest, value, following, tensors, from_end)
             start, end, step = bounds[0], bounds[1], 1 if bounds[2] is None else bounds[2]
             args = [tensor, dim, start, end, step]
-            part = self.emit(item, (AtenSliceTensorOp,), args, {})[0]
+            part = self.scripter.ops.emit(item, (AtenSliceTensorOp,), args, {})[0]
             updated = self.scatter_items(node, part, rest, value, following, tensors, from_end)
             scatter_args = [tensor, updated, dim, start, end, step]
-            return self.emit(item, (AtenSliceScatterOp,), scatter_args, {})[0]
-        index = self.expr(item)
+            return self.scripter.ops.emit(item, (AtenSliceScatterOp,), scatter_args, {})[0]
+        index = self.scripter.expressions.expr(item)
         if isinstance(index, list) and index and all(type(i) in (int, bool) for i in index):
             index = self.index_literal(index)  # `y[[0, 2]] = v`: a constant index tensor
         if kind_of(index) == "Tensor":  # written by `index_put` once the part is picked
@@ -118,34 +124,42 @@ class AssignIntoMixin:
                 f"assignment into a tensor indexed by {kind_of(index)} is not supported",
                 "index with ints, slices, `...` and index tensors (or one boolean mask)",
             )
-        part = self.emit(item, (AtenSelectIntOp,), [tensor, dim, index], {})[0]
+        part = self.scripter.ops.emit(item, (AtenSelectIntOp,), [tensor, dim, index], {})[0]
         updated = self.scatter_items(node, part, rest, value, dim, tensors, from_end)
-        return self.emit(item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {})[0]
+        return self.scripter.ops.emit(
+            item, (AtenSelectScatterOp,), [tensor, updated, dim, index], {}
+        )[0]
 
-    def index_literal(self: Any, index: list[int]) -> Value:
+    def index_literal(self, index: list[int]) -> Value:
         """A list of ints (or bools: a mask) known while scripting as a tensor literal."""
         masks = all(type(i) is bool for i in index)
         array = np.asarray(index, dtype=np.bool_ if masks else np.int64)
-        return self.builder.insert(ValueTensorLiteralOp(array)).results[0]
+        return self.scripter.builder.insert(ValueTensorLiteralOp(array)).results[0]
 
     def index_put(
-        self: Any, node: ast.Subscript, tensor: Value, tensors: dict[int, Value], value: Value
+        self, node: ast.Subscript, tensor: Value, tensors: dict[int, Value], value: Value
     ) -> Value:
         """`tensor` with `value` written at the index tensors (`aten.index_put`, None for the
         dims between them): a number becomes a 0-d tensor of `tensor`'s dtype, a tensor is
         converted to it."""
         if kind_of(value) in SCALARS:
-            value = self.emit(node, ops_for_method("new_full"), [tensor, [], value], {})[0]
+            value = self.scripter.ops.emit(
+                node, ops_for_method("new_full"), [tensor, [], value], {}
+            )[0]
         else:
-            value = self.emit(node, ops_for_method("type_as"), [value, tensor], {})[0]
-        none = self.builder.materialize(None)
+            value = self.scripter.ops.emit(node, ops_for_method("type_as"), [value, tensor], {})[0]
+        none = self.scripter.builder.materialize(None)
         entries = [tensors.get(d, none) for d in range(max(tensors) + 1)]
-        listed = self.builder.list_of([self.builder.materialize(e) for e in entries])
-        return self.emit(node, (AtenIndexPutOp,), [tensor, listed, value, False], {})[0]
+        listed = self.scripter.builder.list_of(
+            [self.scripter.builder.materialize(e) for e in entries]
+        )
+        return self.scripter.ops.emit(node, (AtenIndexPutOp,), [tensor, listed, value, False], {})[
+            0
+        ]
 
-    def broadcast_into(self: Any, node: ast.Subscript, value: Value, part: Value) -> Value:
+    def broadcast_into(self, node: ast.Subscript, value: Value, part: Value) -> Value:
         """`value` as a tensor of `part`'s shape (a number fills it; the scatter converts
         the dtype)."""
         if kind_of(value) in SCALARS:
-            return self.emit(node, BY_PY_NAME["torch.full_like"], [part, value], {})[0]
-        return self.emit(node, ops_for_method("expand_as"), [value, part], {})[0]
+            return self.scripter.ops.emit(node, BY_PY_NAME["torch.full_like"], [part, value], {})[0]
+        return self.scripter.ops.emit(node, ops_for_method("expand_as"), [value, part], {})[0]

@@ -4,45 +4,12 @@
 
 from __future__ import annotations
 
-import ast
-from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import SSAValue
 
 from dialects.torch.ops.casts import PrimDtypeOp
 from frontend.ir.builder import Value
-from frontend.ir.resolve import ops_for_method
-
-
-class CallArgumentsMixin:
-    """`FunctionScripter`'s calls given a run-time dtype."""
-
-    if TYPE_CHECKING:
-
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
-
-    def in_dtype_of(
-        self,
-        node: ast.AST,
-        candidates: Any,
-        args: list[Value],
-        kwargs: dict[str, Value],
-        source: SSAValue,
-    ) -> list[SSAValue]:
-        """A call given `dtype=y.dtype` while `y`'s dtype is unknown: the call without it,
-        then `type_as(y)` (`x.to(y.dtype)` is `x.type_as(y)`)."""
-        is_code = partial(is_dtype_code_of, source)
-        args = [a for a in args if not is_code(a)]
-        kwargs = {k: v for k, v in kwargs.items() if not is_code(v)}
-        if {c.name for c in candidates} & {"torch.aten.to.dtype"} and len(args) == 1:
-            results = [args[0]]
-        else:
-            results = self.emit(node, candidates, args, kwargs)
-        type_as = ops_for_method("type_as")
-        return [self.emit(node, type_as, [r, source], {})[0] for r in results]
 
 
 def is_dtype_code_of(source: SSAValue, value: Value) -> bool:

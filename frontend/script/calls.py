@@ -15,7 +15,7 @@ import ast
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, SymbolRefAttr
@@ -24,15 +24,24 @@ from xdsl.rewriter import Rewriter
 
 from dialects.torch.ops.prim import PrimPythonCallOp
 from dialects.torch.types import ValueTensorType
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
+from frontend.run.python_registry import register, result_types
+from frontend.script.collaborator import Collaborator
 from frontend.script.control import regroup_tuples
 from frontend.script.dicts import DictKeys
-
-if TYPE_CHECKING:
-    from frontend.script.modules import ModuleValue
+from frontend.script.value_kinds import MethodValue, ModuleValue
 
 UNKNOWN_TENSOR = ValueTensorType(None, None)
+
+
+class CompiledFunction:
+    """A function compiled from Python source: a call of one scripts `python_fn` as a callee.
+
+    `frontend.function.ScriptFunction` derives from it; the scripter checks for this base, so
+    it never imports the public API (which imports the scripter).
+    """
+
+    python_fn: Callable[..., Any] | None
 
 
 @dataclass
@@ -83,22 +92,14 @@ class Callee:
         return type(self.self_value)(self.self_value.obj, "")
 
 
-class CallsMixin:
-    """`FunctionScripter`'s calls of scripted functions and methods."""
-
-    if TYPE_CHECKING:
-        compilation: Compilation
-        builder: IRBuilder
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def module_tensor(self, module: ModuleValue, path: str, node: ast.AST) -> SSAValue: ...
+class Calls(Collaborator):
+    """Calls of scripted callees, ignored Python functions and traced graphs. Interface:
+    `call_scripted`, `call_python`, `call_graph` (each `(node, callee, args, kwargs)`)."""
 
     def call_scripted(
         self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         """Script `callee` for these arguments (once per kind signature) and call it."""
-        from frontend.script.scripter import FunctionScripter
-
         params = self.bind_call(node, callee, args, kwargs)
         operands: dict[str, list[SSAValue]] = {}
         constants: dict[str, Any] = {}
@@ -114,41 +115,51 @@ class CallsMixin:
             n: _type_of(vs[0]) if _is_single(params[n]) else [_type_of(v) for v in vs]
             for n, vs in operands.items()
         }
+        scripted = self.specialized(node, callee, types, constants)
+        return self.emit_call(node, callee, scripted, [v for vs in operands.values() for v in vs])
+
+    def specialized(
+        self,
+        node: ast.Call,
+        callee: Callee,
+        types: dict[str, Attribute | list[Attribute]],
+        constants: dict[str, Any],
+    ) -> ScriptedFunction:
+        """The callee scripted for these argument types and constants, once per compilation."""
+        compilation = self.scripter.compilation
         key = (
             callee.fn,
             None if callee.self_value is None else id(callee.self_value.obj),
             tuple((n, str(t)) for n, t in types.items()),
             tuple((n, _constant_key(v)) for n, v in constants.items()),
         )
-        scripted = self.compilation.by_key.get(key)
-        if scripted is None:
-            if any(k == key for k, _ in self.compilation.in_progress):
-                raise self.error(
-                    node,
-                    f"recursive call of `{callee.name}` is not supported",
-                    "write the recursion as a loop",
-                )
-            name = self.compilation.unique_name(callee.name)
-            self.compilation.in_progress.append((key, name))
-            try:
-                scripter = FunctionScripter(
-                    callee.fn, self.compilation, self_value=callee.own_self(),
-                    arg_types=types, constants=constants, name=name,
-                )  # fmt: skip
-                scripted = scripter.build_function()
-            finally:
-                self.compilation.in_progress.pop()
-            self.compilation.functions.append(scripted)
-            self.compilation.by_key[key] = scripted
-        return self.emit_call(node, callee, scripted, [v for vs in operands.values() for v in vs])
+        scripted = compilation.by_key.get(key)
+        if scripted is not None:
+            return scripted
+        if any(k == key for k, _ in compilation.in_progress):
+            raise self.error(
+                node,
+                f"recursive call of `{callee.name}` is not supported",
+                "write the recursion as a loop",
+            )
+        name = compilation.unique_name(callee.name)
+        compilation.in_progress.append((key, name))
+        try:
+            scripted = self.scripter.script_callee(
+                callee.fn, self_value=callee.own_self(), arg_types=types, constants=constants,
+                name=name,
+            )  # fmt: skip
+        finally:
+            compilation.in_progress.pop()
+        compilation.functions.append(scripted)
+        compilation.by_key[key] = scripted
+        return scripted
 
     def call_python(
         self, node: ast.Call, fn: Callable[..., Any], args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         """A call of an `@frontend.ignore`d function: `torch.prim.PythonCall`, run by Python
         between compiled segments. Its return annotation gives the results (a tensor if none)."""
-        from frontend.run.python_calls import register, result_types
-
         try:
             bound = inspect.signature(fn).bind(*args, **kwargs)
         except TypeError as err:
@@ -164,9 +175,9 @@ class CallsMixin:
                     f"argument `{name}` of the ignored function `{_name(fn)}` must be a tensor, "
                     f"a number, a string or None, not {kind_of(value)}",
                 )
-            operands.append(self.builder.materialize(value))
+            operands.append(self.scripter.builder.materialize(value))
         types = result_types(fn)
-        call = self.builder.insert(PrimPythonCallOp(register(fn), operands, types or []))
+        call = self.scripter.builder.insert(PrimPythonCallOp(register(fn), operands, types or []))
         if types is None:
             return None
         results = list(call.results)
@@ -187,23 +198,23 @@ class CallsMixin:
             raise self.error(
                 node, f"`{function.name}` takes {expected} arguments, {len(args)} given"
             )
-        operands = [self.builder.materialize(a) for a in args]
+        operands = [self.scripter.builder.materialize(a) for a in args]
         types = [o.type for o in operands]
         key = (id(function), tuple(str(t) for t in types))
-        scripted = self.compilation.imported.get(key)
+        scripted = self.scripter.compilation.imported.get(key)
         if scripted is None:
             scripted = self.import_graph(function, types)
-            self.compilation.imported[key] = scripted
+            self.scripter.compilation.imported[key] = scripted
         return self.emit_call(node, Callee(lambda: None, function.name), scripted, operands)
 
     def import_graph(self, function: Any, types: list[Attribute]) -> ScriptedFunction:
-        taken = {f.op.sym_name.data for f in self.compilation.functions}
-        taken |= {f.op.sym_name.data for f in self.compilation.imported.values()}
+        taken = {f.op.sym_name.data for f in self.scripter.compilation.functions}
+        taken |= {f.op.sym_name.data for f in self.scripter.compilation.imported.values()}
         copies, entry = renamed_copies(function.module, function.name, taken)
         for op in copies:
             forget_shapes(op, types if op is entry else None)
         imported = [ScriptedFunction(op, []) for op in copies]
-        self.compilation.functions.extend(imported)
+        self.scripter.compilation.functions.extend(imported)
         return next(f for f in imported if f.op is entry)
 
     def passed_values(self, node: ast.Call, name: str, value: Value) -> list[SSAValue] | None:
@@ -212,7 +223,6 @@ class CallsMixin:
         A tuple holding IR values is passed element by element; a list holding IR values
         (`[x.size(0), 4]`) as one `!torch.list`.
         """
-        from frontend.script.modules import MethodValue, ModuleValue
 
         if isinstance(value, ModuleValue | MethodValue):
             raise self.error(
@@ -227,8 +237,8 @@ class CallsMixin:
         if not isinstance(value, tuple | list) or not any(_holds_ir(v) for v in value):
             return None
         if isinstance(value, list):
-            return [self.builder.materialize(value)]
-        return [self.builder.materialize(v) for v in value]
+            return [self.scripter.builder.materialize(value)]
+        return [self.scripter.builder.materialize(v) for v in value]
 
     def dict_item_value(self, node: ast.Call, name: str, key: Any, value: Value) -> SSAValue:
         """One value of a dict passed to a callee: a tensor, number or list, not a tuple."""
@@ -239,7 +249,7 @@ class CallsMixin:
                 f"argument `{name}`: the dict's value for {key!r} is a {what}; "
                 "a dict passed to a function may hold tensors, numbers and lists",
             )
-        return self.builder.materialize(value)
+        return self.scripter.builder.materialize(value)
 
     def bind_call(
         self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]
@@ -267,10 +277,12 @@ class CallsMixin:
         params: list[SSAValue] = []
         for path in scripted.param_paths:
             assert owner is not None
-            params.append(self.module_tensor(owner, path, node))
-        operands = params + [self.builder.materialize(a) for a in args]
+            params.append(self.scripter.modules.module_tensor(owner, path, node))
+        operands = params + [self.scripter.builder.materialize(a) for a in args]
         outputs = list(scripted.op.function_type.outputs.data)
-        call = self.builder.insert(func.CallOp(scripted.op.sym_name.data, operands, outputs))
+        call = self.scripter.builder.insert(
+            func.CallOp(scripted.op.sym_name.data, operands, outputs)
+        )
         return regroup_tuples(list(call.results), scripted.results)
 
 

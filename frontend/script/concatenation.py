@@ -11,21 +11,14 @@ run time), and the loop over the others concatenates each one's value to it.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Block
 
 from dialects.torch.ops.prim import PrimIfYieldOp, PrimRaiseExceptionOp
-from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import is_torch_function
+from frontend.script.collaborator import Collaborator
 from frontend.script.iteration import RunTimeSequence
-
-if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
-    from frontend.script.iteration import Sequence
-    from frontend.script.values import Unusable
 
 NOT_CONCATENATED = object()
 """`concatenated_comprehension`'s answer for a call that is not torch.cat of a comprehension."""
@@ -39,30 +32,9 @@ def _called_name(func: ast.expr) -> str | None:
     return func.id if isinstance(func, ast.Name) else None
 
 
-class ConcatenationMixin:
-    """`FunctionScripter`'s concatenated comprehensions."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-        unusable: dict[str, Unusable]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
-        def assign(self, target: ast.expr, value: Value) -> None: ...
-        def int_op(self, node: ast.AST, op: ast.operator, lhs: Value, rhs: Value) -> Value: ...
-        def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value: ...
-        def build_if(self, cond: Value, types: list[Any], blocks: tuple[Block, Block]) -> Any: ...
-        def comprehension_items(self, generator: ast.comprehension) -> Sequence: ...
-        def comprehension_scope(
-            self, generator: ast.comprehension
-        ) -> AbstractContextManager[None]: ...
-        def unrolled_comprehension(
-            self, node: ast.ListComp, generator: ast.comprehension, items: list[Value]
-        ) -> Value: ...
-        def sequence_loop(self, node: ast.For, sequence: RunTimeSequence) -> None: ...
-        def call_value(
-            self, node: ast.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]
-        ) -> Value: ...
+class Concatenation(Collaborator):
+    """`torch.cat` of a comprehension over a run-time sequence. Interface:
+    `concatenated_comprehension(node)` (`NOT_CONCATENATED` for other calls)."""
 
     def concatenated_comprehension(self, node: ast.Call) -> Value:
         """`torch.cat([f(c) for c in x.split(n)], dim)`: over a run-time sequence, a loop
@@ -75,17 +47,23 @@ class ConcatenationMixin:
             and _called_name(node.func) in _NAMES
         ):
             return NOT_CONCATENATED
-        callee = self.expr(node.func)  # a name or attribute: evaluated again if not torch.cat
+        callee = self.scripter.expressions.expr(
+            node.func
+        )  # a name or attribute: evaluated again if not torch.cat
         function = getattr(callee, "obj", None)
         if not any(is_torch_function(function, n) for n in _NAMES):
             return NOT_CONCATENATED
         generator = comprehension.generators[0]
-        items = self.comprehension_items(generator)
-        rest = [self.expr(a) for a in node.args[1:]]
-        kwargs = {k.arg: self.expr(k.value) for k in node.keywords if k.arg is not None}
+        items = self.scripter.loops.comprehension_items(generator)
+        rest = [self.scripter.expressions.expr(a) for a in node.args[1:]]
+        kwargs = {
+            k.arg: self.scripter.expressions.expr(k.value)
+            for k in node.keywords
+            if k.arg is not None
+        }
         if isinstance(items, list):
-            pieces = self.unrolled_comprehension(comprehension, generator, items)
-            return self.call_value(node, callee, [pieces, *rest], kwargs)
+            pieces = self.scripter.loops.unrolled_comprehension(comprehension, generator, items)
+            return self.scripter.call_sites.call_value(node, callee, [pieces, *rest], kwargs)
         dim = rest[0] if rest else kwargs.get("dim", 0)
         if set(kwargs) - {"dim"} or len(rest) > 1 or kind_of(dim) != "int":
             raise self.error(node, "torch.cat of a comprehension takes a constant `dim` here")
@@ -116,19 +94,22 @@ class ConcatenationMixin:
         for new in ast.walk(ast.Module([loop], [])):
             if new is not node.elt and not hasattr(new, "lineno"):
                 ast.copy_location(new, node)
-        with self.comprehension_scope(generator):
+        with self.scripter.iteration.comprehension_scope(generator):
             self.check_some_items(node, sequence)
-            self.assign(generator.target, sequence.item(0))
-            self.env[joined], self.env[function] = self.expr(node.elt), cat
+            self.scripter.statements.assign(generator.target, sequence.item(0))
+            self.scripter.env[joined], self.scripter.env[function] = (
+                self.scripter.expressions.expr(node.elt),
+                cat,
+            )
             rest = RunTimeSequence(
-                self.int_op(node, ast.Sub(), sequence.length, 1),
-                lambda i: sequence.item(self.int_op(node, ast.Add(), i, 1)),
+                self.scripter.iteration.int_op(node, ast.Sub(), sequence.length, 1),
+                lambda i: sequence.item(self.scripter.iteration.int_op(node, ast.Add(), i, 1)),
                 sequence.what,
             )
-            self.sequence_loop(loop, rest)
-            result = self.env.pop(joined)
-            self.env.pop(function)
-            self.unusable.pop(joined, None)
+            self.scripter.iteration.sequence_loop(loop, rest)
+            result = self.scripter.env.pop(joined)
+            self.scripter.env.pop(function)
+            self.scripter.unusable.pop(joined, None)
         return result
 
     def check_some_items(self, node: ast.AST, sequence: RunTimeSequence) -> None:
@@ -138,8 +119,8 @@ class ConcatenationMixin:
             if sequence.length < 1:
                 raise self.error(node, message)
             return
-        empty = self.scalar_binop(node, "lt", sequence.length, 1)
+        empty = self.scripter.values.scalar_binop(node, "lt", sequence.length, 1)
         blocks = (Block(), Block())
         blocks[0].add_ops([PrimRaiseExceptionOp("RuntimeError", message), PrimIfYieldOp([])])
         blocks[1].add_op(PrimIfYieldOp([]))
-        self.build_if(empty, [], blocks)
+        self.scripter.control.build_if(empty, [], blocks)

@@ -18,7 +18,7 @@ import ast
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
@@ -27,14 +27,11 @@ from dialects.torch.ops.prim import (
     PrimIfYieldOp,
 )
 from dialects.torch.types import BoolType, NoneType
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
+from frontend.script.collaborator import Collaborator
 from frontend.script.dicts import ScriptDict
+from frontend.script.value_kinds import Unusable, is_scalar_or_tensor
 from lowering.torch_opt.refine_types import join
-
-if TYPE_CHECKING:
-    from frontend.script.loops import Frame
-    from frontend.script.values import Unusable
 
 EXITS = (ast.Return, ast.Break, ast.Continue)
 GRAD_MODES = frozenset({"no_grad", "enable_grad", "inference_mode", "set_grad_enabled"})
@@ -50,7 +47,7 @@ class Leaf:
     names: list[str] = field(default_factory=list[str])  # what each value is, for errors
 
 
-# ---- frames: what an exit means ----
+# ---- frames: what an exit means (their `s` is the FunctionScripter) ----
 
 
 class FunctionFrame:
@@ -64,12 +61,12 @@ class FunctionFrame:
         self.structure: Any = None
         self.first_return: ast.stmt | None = None
 
-    def exit(self, s: ControlFlowMixin, node: ast.stmt) -> Leaf:
+    def exit(self, s: Any, node: ast.stmt) -> Leaf:
         if not isinstance(node, ast.Return):
             raise s.error(node, f"`{type(node).__name__.lower()}` outside a loop")
         if node.value is None:
             raise s.error(node, "a scripted function must return a value")
-        returned = s.expr(node.value)
+        returned = s.expressions.expr(node.value)
         if type(returned).__name__ == "GrownList":
             raise s.error(
                 node.value,
@@ -88,7 +85,7 @@ class FunctionFrame:
             )
             raise s.error(
                 node,
-                what + s.also_at(self.first_return),
+                what + s.control.also_at(self.first_return),
                 "return the same number of values on every path",
             )
         names = (
@@ -98,7 +95,7 @@ class FunctionFrame:
         )
         return Leaf([s.builder.materialize(v) for v in values], node, names)
 
-    def fallthrough(self, s: ControlFlowMixin, node: ast.AST) -> Leaf:
+    def fallthrough(self, s: Any, node: ast.AST) -> Leaf:
         raise s.error(
             node,
             "this path through the function does not end with a `return`",
@@ -201,28 +198,10 @@ def always_exits(body: list[ast.stmt]) -> bool:
     )
 
 
-class ControlFlowMixin:
-    """`FunctionScripter`'s statements and expressions that create regions."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-        unusable: dict[str, Unusable]
-        assignments: dict[str, ast.AST]
-        builder: IRBuilder
-        frames: list[Frame]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
-        def statement(self, node: ast.stmt) -> None: ...
-        def unroll(self, node: ast.For) -> list[ast.stmt] | None: ...
-        def to_bool(self, value: Value, node: ast.AST) -> Value: ...
-        def read_variable(self, name: str, node: ast.AST) -> Value: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
-        def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value: ...
-        def mark_unusable(self, name: str, why: Unusable) -> None: ...
-        def raise_if(self, node: ast.If) -> list[ast.stmt] | None: ...
+class ControlFlow(Collaborator):
+    """Statements and expressions that create regions. Interface: `block_list(body)`,
+    `branch(block)`, `build_if(condition, types, blocks)`, `condition(node)`,
+    `also_at(node)`, and the handlers `stmt_If`, `stmt_With`, `expr_IfExp`, `expr_BoolOp`."""
 
     # ---- statement lists ----
 
@@ -237,20 +216,20 @@ class ControlFlowMixin:
                         f"unreachable code after `{type(stmt).__name__.lower()}`",
                         "remove it",
                     )
-                return self.frames[-1].exit(self, stmt)
+                return self.scripter.frames[-1].exit(self.scripter, stmt)
             if isinstance(stmt, ast.With):  # `with torch.no_grad():` runs its body as is
                 return self.block_list(self.with_body(stmt) + rest)
             if isinstance(stmt, ast.If):
-                continuation = self.raise_if(stmt)
+                continuation = self.scripter.raising.raise_if(stmt)
                 if continuation is not None:
                     return self.block_list(continuation + rest)
             if isinstance(stmt, ast.If) and has_exit(stmt):
                 return self.exit_if(stmt, rest)
             if isinstance(stmt, ast.For):
-                expanded = self.unroll(stmt)
+                expanded = self.scripter.loops.unroll(stmt)
                 if expanded is not None:
                     return self.block_list(expanded + rest)
-            self.statement(stmt)
+            self.scripter.statements.statement(stmt)
         return None
 
     def with_body(self, node: ast.With) -> list[ast.stmt]:
@@ -258,7 +237,9 @@ class ControlFlowMixin:
         `set_grad_enabled(...)`): compiled code computes no gradients either way."""
         for item in node.items:
             call = item.context_expr
-            function = self.expr(call.func) if isinstance(call, ast.Call) else None
+            function = (
+                self.scripter.expressions.expr(call.func) if isinstance(call, ast.Call) else None
+            )
             name = getattr(getattr(function, "obj", None), "__name__", "")
             module = getattr(getattr(function, "obj", None), "__module__", "") or ""
             if name not in GRAD_MODES or not module.startswith(("torch", "frontend.torch")):
@@ -273,21 +254,21 @@ class ControlFlowMixin:
 
     def stmt_With(self, node: ast.With) -> None:  # noqa: N802
         for stmt in self.with_body(node):
-            self.statement(stmt)
+            self.scripter.statements.statement(stmt)
 
     @contextmanager
     def branch(self, block: Block) -> Iterator[None]:
         """Script into `block` with a private copy of the variables."""
-        saved = (self.builder.block, dict(self.env), dict(self.unusable))
-        self.builder.block = block
+        saved = (self.scripter.builder.block, dict(self.scripter.env), dict(self.scripter.unusable))
+        self.scripter.builder.block = block
         try:
             yield
         finally:
-            self.builder.block, self.env, self.unusable = saved
+            self.scripter.builder.block, self.scripter.env, self.scripter.unusable = saved
 
     def condition(self, node: ast.expr) -> Value:
         """The test of an `if`/`while`: a Python bool (decided now) or a `!torch.bool`."""
-        return self.to_bool(self.expr(node), node)
+        return self.scripter.values.to_bool(self.scripter.expressions.expr(node), node)
 
     # ---- if with exits ----
 
@@ -301,7 +282,9 @@ class ControlFlowMixin:
         for block, body in zip(blocks, (node.body, node.orelse)):
             with self.branch(block):
                 statements = body if always_exits(body) else body + rest
-                leaf = self.block_list(statements) or self.frames[-1].fallthrough(self, node)
+                leaf = self.block_list(statements) or self.scripter.frames[-1].fallthrough(
+                    self.scripter, node
+                )
                 block.add_op(PrimIfYieldOp(leaf.values))
                 leaves.append(leaf)
         types = self.merged_types(leaves[0], leaves[1])
@@ -335,34 +318,34 @@ class ControlFlowMixin:
         self, cond: Value, types: list[Attribute], blocks: tuple[Block, Block]
     ) -> PrimIfOp:
         op = PrimIfOp(
-            operands=[self.builder.materialize(cond)],
+            operands=[self.scripter.builder.materialize(cond)],
             result_types=[types],
             regions=[Region(blocks[0]), Region(blocks[1])],
         )
-        self.builder.insert(op)
+        self.scripter.builder.insert(op)
         return op
 
     # ---- if without exits: merge the variables ----
 
     def stmt_If(self, node: ast.If) -> None:  # noqa: N802
-        continuation = self.raise_if(node)
+        continuation = self.scripter.raising.raise_if(node)
         if continuation is not None:
             for stmt in continuation:
-                self.statement(stmt)
+                self.scripter.statements.statement(stmt)
             return
         cond = self.condition(node.test)
         if isinstance(cond, bool):
             for stmt in node.body if cond else node.orelse:
-                self.statement(stmt)
+                self.scripter.statements.statement(stmt)
             return
-        before = dict(self.env)
+        before = dict(self.scripter.env)
         blocks = (Block(), Block())
         envs: list[dict[str, Value]] = []
         for block, body in zip(blocks, (node.body, node.orelse)):
             with self.branch(block):
                 for stmt in body:
-                    self.statement(stmt)
-                envs.append(dict(self.env))
+                    self.scripter.statements.statement(stmt)
+                envs.append(dict(self.scripter.env))
         self.merge_branches(node, before, envs, blocks, cond)
 
     def merge_branches(
@@ -383,7 +366,7 @@ class ControlFlowMixin:
                 if then_value is else_value or (
                     then_value == else_value and not isinstance(then_value, SSAValue)
                 ):
-                    self.env[name] = then_value
+                    self.scripter.env[name] = then_value
                     continue
                 merged.append((name, *self.materialize_in(blocks, then_value, else_value)))
         for block, index in zip(blocks, (1, 2)):
@@ -392,26 +375,27 @@ class ControlFlowMixin:
         op = self.build_if(cond, types, blocks)
         for (name, _, _), result in zip(merged, op.results):
             result.name_hint = name
-            self.env[name] = result
+            self.scripter.env[name] = result
 
     def materialize_in(
         self, blocks: tuple[Block, Block], *values: Value
     ) -> tuple[SSAValue, SSAValue]:
         out: list[SSAValue] = []
-        saved = self.builder.block
+        saved = self.scripter.builder.block
         for block, value in zip(blocks, values):
-            self.builder.block = block
-            out.append(self.builder.materialize(value))
-        self.builder.block = saved
+            self.scripter.builder.block = block
+            out.append(self.scripter.builder.materialize(value))
+        self.scripter.builder.block = saved
         return out[0], out[1]
 
     def is_mergeable(self, node: ast.If, name: str, then_value: Value, else_value: Value) -> bool:
         """False (and `name` unusable after the `if`) unless both branches define it alike."""
-        from frontend.script.values import Unusable, is_scalar_or_tensor
 
         if then_value is None or else_value is None:
             message = f"`{name}` is not defined on every path through this `if`"
-            self.mark_unusable(name, Unusable(message, node, "define it before the `if`"))
+            self.scripter.values.mark_unusable(
+                name, Unusable(message, node, "define it before the `if`")
+            )
             return False
         for value in (then_value, else_value):
             if not is_scalar_or_tensor(value):
@@ -422,7 +406,7 @@ class ControlFlowMixin:
                     "assign it outside the `if`",
                 )
         if kind_of(then_value) != kind_of(else_value):
-            self.mark_unusable(
+            self.scripter.values.mark_unusable(
                 name,
                 Unusable(
                     f"`{name}` is {_article(kind_of(then_value))} in the true branch and "
@@ -439,12 +423,12 @@ class ControlFlowMixin:
     def expr_IfExp(self, node: ast.IfExp) -> Value:  # noqa: N802
         cond = self.condition(node.test)
         if isinstance(cond, bool):
-            return self.expr(node.body if cond else node.orelse)
+            return self.scripter.expressions.expr(node.body if cond else node.orelse)
         blocks = (Block(), Block())
         leaves: list[Leaf] = []
         for block, expr in zip(blocks, (node.body, node.orelse)):
             with self.branch(block):
-                value = self.builder.materialize(self.expr(expr))
+                value = self.scripter.builder.materialize(self.scripter.expressions.expr(expr))
                 block.add_op(PrimIfYieldOp([value]))
                 leaves.append(Leaf([value], expr, ["conditional expression"]))
         return self.build_if(cond, self.merged_types(*leaves), blocks).results[0]
@@ -452,12 +436,16 @@ class ControlFlowMixin:
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:  # noqa: N802
         """`a and b` / `a or b` on bools, short-circuiting like Python (a prim.If each)."""
         is_and = isinstance(node.op, ast.And)
-        result = self.to_bool(self.expr(node.values[0]), node.values[0])
+        result = self.scripter.values.to_bool(
+            self.scripter.expressions.expr(node.values[0]), node.values[0]
+        )
         for operand in node.values[1:]:
             if isinstance(result, bool):
                 if result != is_and:  # False and ..., True or ...: decided
                     return result
-                result = self.to_bool(self.expr(operand), operand)
+                result = self.scripter.values.to_bool(
+                    self.scripter.expressions.expr(operand), operand
+                )
                 continue
             result = self.short_circuit(result, operand, is_and)
         return result
@@ -466,10 +454,12 @@ class ControlFlowMixin:
         blocks = (Block(), Block())
         evaluated, skipped = (blocks[0], blocks[1]) if is_and else (blocks[1], blocks[0])
         with self.branch(evaluated):
-            value = self.builder.materialize(self.to_bool(self.expr(operand), operand))
+            value = self.scripter.builder.materialize(
+                self.scripter.values.to_bool(self.scripter.expressions.expr(operand), operand)
+            )
             evaluated.add_op(PrimIfYieldOp([value]))
         with self.branch(skipped):
-            skipped.add_op(PrimIfYieldOp([self.builder.materialize(not is_and)]))
+            skipped.add_op(PrimIfYieldOp([self.scripter.builder.materialize(not is_and)]))
         return self.build_if(lhs, [BoolType()], blocks).results[0]
 
 

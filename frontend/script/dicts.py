@@ -11,12 +11,12 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import SSAValue
 
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
+from frontend.script.collaborator import Collaborator
 
 KEY_TYPES = (str, int, bool)
 
@@ -48,24 +48,16 @@ class OpenDict(ScriptDict):
             self[key] = self.make_value(key)
 
 
-class DictsMixin:
-    """`FunctionScripter`'s dicts."""
-
-    if TYPE_CHECKING:
-        builder: IRBuilder
-        dict_blocks: dict[int, Block]
-        entry_block: Block
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
-        def new_list(self, items: list[Value]) -> list[Value]: ...
+class Dicts(Collaborator):
+    """Dicts. Interface: `dict_parameter`, `open_dict_parameter`, `dict_item`, `dict_store`,
+    `dict_method`, and the handler `expr_Dict`."""
 
     def dict_parameter(self, name: str, keys: DictKeys, values: list[SSAValue]) -> ScriptDict:
         """The dict a callee's parameter `name` holds: one function argument per key."""
         for key, value in zip(keys.keys, values):
             value.name_hint = name + "." + re.sub(r"\W", "_", str(key))
         result = ScriptDict(zip(keys.keys, values))
-        self.dict_blocks[id(result)] = self.entry_block
+        self.scripter.dict_blocks[id(result)] = self.scripter.entry_block
         return result
 
     def open_dict_parameter(self, name: str, spec: Any) -> OpenDict:
@@ -73,13 +65,13 @@ class DictsMixin:
         (value_type,) = spec.items[0].default_types()
 
         def make_value(key: Any) -> SSAValue:
-            block = self.entry_block
+            block = self.scripter.entry_block
             value = block.insert_arg(value_type, len(block.args))
             value.name_hint = name + "." + re.sub(r"\W", "_", str(key))
             return value
 
         result = OpenDict(make_value)
-        self.dict_blocks[id(result)] = self.entry_block
+        self.scripter.dict_blocks[id(result)] = self.scripter.entry_block
         return result
 
     def expr_Dict(self, node: ast.Dict) -> Value:  # noqa: N802
@@ -87,12 +79,12 @@ class DictsMixin:
         for key_node, value_node in zip(node.keys, node.values):
             if key_node is None:
                 raise self.error(value_node, "`**` in a dict is not supported")
-            result[self.dict_key(key_node)] = self.expr(value_node)
-        self.dict_blocks[id(result)] = self.builder.block
+            result[self.dict_key(key_node)] = self.scripter.expressions.expr(value_node)
+        self.scripter.dict_blocks[id(result)] = self.scripter.builder.block
         return result
 
     def dict_key(self, node: ast.expr) -> Any:
-        key = self.expr(node)
+        key = self.scripter.expressions.expr(node)
         if not isinstance(key, KEY_TYPES):
             raise self.error(
                 node,
@@ -112,7 +104,7 @@ class DictsMixin:
     def dict_store(self, target: ast.Subscript, items: ScriptDict, value: Value) -> None:
         """`d[key] = value` in the block that made `d` (elsewhere the dict would change on
         paths that do not run)."""
-        if self.dict_blocks.get(id(items)) is not self.builder.block:
+        if self.scripter.dict_blocks.get(id(items)) is not self.scripter.builder.block:
             raise self.error(
                 target,
                 "assignment into a dict inside a branch or loop decided at run time is not "
@@ -126,7 +118,7 @@ class DictsMixin:
         if name in ("keys", "values", "items") and not args:
             parts = {"keys": list(items), "values": list(items.values()),
                      "items": list(items.items())}  # fmt: skip
-            return self.new_list(parts[name])
+            return self.scripter.expressions.new_list(parts[name])
         if name == "get" and 1 <= len(args) <= 2:
             if not isinstance(args[0], KEY_TYPES):
                 raise self.error(node, "dict.get() needs a key known while scripting")

@@ -19,17 +19,17 @@ class _ScriptOps:
         self.scripter, self.node = scripter, node
 
     def _method(self, name: str, args: list[Value]) -> Any:
-        return self.scripter.emit(self.node, ops_for_method(name), args, {})[0]
+        return self.scripter.ops.emit(self.node, ops_for_method(name), args, {})[0]
 
     def size(self, x: Value, dim: int) -> Any:
-        return self.scripter.emit(self.node, (AtenSizeIntOp,), [x, dim], {})[0]
+        return self.scripter.ops.emit(self.node, (AtenSizeIntOp,), [x, dim], {})[0]
 
     def mul(self, a: Value, b: Value) -> Any:
         if isinstance(a, int) and isinstance(b, int):
             return a * b
         if a == 1:
             return b
-        return self.scripter.scalar_binop(self.node, "mul", a, b)
+        return self.scripter.values.scalar_binop(self.node, "mul", a, b)
 
     def sum(self, x: Value, dims: list[int]) -> Any:
         return self._method("sum", [x, dims])

@@ -16,16 +16,30 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from xdsl.ir import Operation
 
 from dialects.torch.types import ValueTensorType
 from frontend.errors import ScriptError, SourceLocation
+from frontend.script.calls import Compilation
+from frontend.script.op_calls import OpCalls
 from frontend.script.scripter import FunctionScripter
+from lowering.signature import parse_signature
 
-if TYPE_CHECKING:
-    from frontend.function import ScriptFunction
+
+class Argument(Protocol):
+    name: str
+
+
+class ScriptFunction(Protocol):
+    """What is read of a `frontend.function.ScriptFunction`: its Python function and
+    arguments (the public API imports this module, not the other way)."""
+
+    python_fn: Callable[..., Any] | None
+    arguments: list[Argument]
+
 
 OP_NAME = re.compile(r"\btorch\.(?:aten|prim)\.[\w.]+")
 
@@ -46,9 +60,6 @@ def find_location(
 ) -> SourceLocation | None:
     """Where scripting `fn` with the argument types of `signature` fails, else where the one
     op that `message` names comes from."""
-    from frontend.script.calls import Compilation
-    from lowering.signature import parse_signature
-
     python_fn = fn.python_fn
     names = [a.name for a in fn.arguments]
     if not inspect.isfunction(python_fn) or any("." in n for n in names):
@@ -85,9 +96,14 @@ class RecordingScripter(FunctionScripter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.emitted: list[tuple[Operation, SourceLocation]] = []
+        self.ops = RecordingOpCalls(self)
+
+
+class RecordingOpCalls(OpCalls):
+    """`OpCalls` that append each op it emits, and where, to `scripter.emitted`."""
 
     def emit(self, node: Any, candidates: Any, args: Any, kwargs: Any) -> Any:
         results = super().emit(node, candidates, args, kwargs)
         if results:
-            self.emitted.append((results[0].owner, self.source.location(node)))
+            self.scripter.emitted.append((results[0].owner, self.scripter.source.location(node)))
         return results

@@ -23,14 +23,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import Block, SSAValue
 
 from dialects.torch.ops.prim import PrimIfYieldOp, PrimRaiseExceptionOp
 from dialects.torch.registry import BY_NAME
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value
+from frontend.ir.builder import Value
+from frontend.script.collaborator import Collaborator
 
 NO_ITERATION = "a list grown in a loop needs at least one iteration (the loop ran none)"
 USES = "stacked or concatenated (torch.stack / torch.cat), indexed, or measured with len()"
@@ -98,31 +98,18 @@ def leaves_loop_early(body: list[ast.stmt]) -> bool:
     return False
 
 
-class GrownListsMixin:
-    """`FunctionScripter`'s lists grown in run-time loops."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-        unusable: dict[str, Any]
-        builder: IRBuilder
-        growing: dict[int, Growing]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def statement(self, node: ast.stmt) -> None: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
-        def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value: ...
-        def build_if(self, cond: Value, types: list[Any], blocks: tuple[Block, Block]) -> Any: ...
-        def loop(
-            self, node: Any, trip: Value, initial: Value, condition: Any, target: Any,
-            extra_carried: list[str] | None = None,
-        ) -> None: ...  # fmt: skip
+class GrownLists(Collaborator):
+    """Lists grown in run-time loops. Interface: `growable_lists(loop)`, `grown_loop`, `grow`,
+    `grown_list_call`, `grown_list_item`, `grown_list_length`."""
 
     def growable_lists(self, node: ast.For) -> list[str]:
         """The lists this run-time loop grows the peeled way (module docstring); [] if none
         or if some append does not qualify (then `list_append` reports it)."""
-        names = [n for n in sorted(appended_names(node.body)) if isinstance(self.env.get(n), list)]
+        names = [
+            n
+            for n in sorted(appended_names(node.body))
+            if isinstance(self.scripter.env.get(n), list)
+        ]
         if not names or leaves_loop_early(node.body):
             return []
         if any(top_level_appends(node.body, n) != 1 for n in names):
@@ -140,11 +127,11 @@ class GrownListsMixin:
     ) -> None:
         """The loop with its first iteration peeled and each list in `names` grown as rows."""
         self.check_some_iteration(node, trip)
-        self.env[target] = first()
-        self.unusable.pop(target, None)
-        sizes = {name: len(self.env[name]) for name in names}  # type: ignore[arg-type]
+        self.scripter.env[target] = first()
+        self.scripter.unusable.pop(target, None)
+        sizes = {name: len(self.scripter.env[name]) for name in names}  # type: ignore[arg-type]
         for stmt in node.body:
-            self.statement(stmt)
+            self.scripter.statements.statement(stmt)
         states = [self.start_rows(node, name, sizes[name], trip) for name in names]
 
         def loop_variable(iteration: SSAValue) -> Value:
@@ -152,14 +139,20 @@ class GrownListsMixin:
                 state.iteration[:] = [iteration]
             return later(iteration)
 
-        rest = trip - 1 if isinstance(trip, int) else self.scalar_binop(node, "sub", trip, 1)
+        rest = (
+            trip - 1
+            if isinstance(trip, int)
+            else self.scripter.values.scalar_binop(node, "sub", trip, 1)
+        )
         extra = [state.rows_name for state in states]
-        self.loop(node, rest, True, lambda: True, (target, loop_variable), extra)
+        self.scripter.loops.loop(node, rest, True, lambda: True, (target, loop_variable), extra)
         for name, state in zip(names, states):
-            items = self.env[name]
+            items = self.scripter.env[name]
             assert isinstance(items, list)
-            del self.growing[id(items)]
-            self.env[name] = GrownList(list(items), self.env.pop(state.rows_name), trip)  # type: ignore[arg-type]
+            del self.scripter.growing[id(items)]
+            self.scripter.env[name] = GrownList(
+                list(items), self.scripter.env.pop(state.rows_name), trip
+            )  # type: ignore[arg-type]
 
     def check_some_iteration(self, node: ast.For, trip: Value) -> None:
         """RuntimeError at run time when the loop runs no iteration (its first is peeled)."""
@@ -167,35 +160,37 @@ class GrownListsMixin:
             if trip < 1:
                 raise self.error(node, NO_ITERATION)
             return
-        none = self.scalar_binop(node, "lt", trip, 1)
+        none = self.scripter.values.scalar_binop(node, "lt", trip, 1)
         blocks = (Block(), Block())
         blocks[0].add_ops([PrimRaiseExceptionOp("RuntimeError", NO_ITERATION), PrimIfYieldOp([])])
         blocks[1].add_op(PrimIfYieldOp([]))
-        self.build_if(none, [], blocks)
+        self.scripter.control.build_if(none, [], blocks)
 
     def start_rows(self, node: ast.For, name: str, size_before: int, trip: Value) -> Growing:
         """After the peeled iteration: the list's rows, each the peeled value to start with."""
-        items = self.env[name]
+        items = self.scripter.env[name]
         assert isinstance(items, list)
         if len(items) != size_before + 1:
             raise self.error(node, f"`{name}` must be appended to once per iteration")
         first = items.pop()
-        row = self.emit(node, (_op("unsqueeze"),), [first, 0], {})[0]
-        rows = self.emit(node, (_op("repeat_interleave.self_int"),), [row, trip, 0], {})[0]
+        row = self.scripter.ops.emit(node, (_op("unsqueeze"),), [first, 0], {})[0]
+        rows = self.scripter.ops.emit(
+            node, (_op("repeat_interleave.self_int"),), [row, trip, 0], {}
+        )[0]
         state = Growing(f"__rows_{name}_{id(node)}")
-        self.env[state.rows_name] = rows
-        self.growing[id(items)] = state
+        self.scripter.env[state.rows_name] = rows
+        self.scripter.growing[id(items)] = state
         return state
 
     def grow(self, node: ast.Call, items: list[Value], value: Value) -> bool:
         """`items.append(value)` in the loop growing `items`: writes the row; False if
         `items` is not being grown."""
-        state = self.growing.get(id(items))
+        state = self.scripter.growing.get(id(items))
         if state is None:
             return False
-        row = self.scalar_binop(node, "add", state.iteration[0], 1)
-        rows = self.env[state.rows_name]
-        self.env[state.rows_name] = self.emit(
+        row = self.scripter.values.scalar_binop(node, "add", state.iteration[0], 1)
+        rows = self.scripter.env[state.rows_name]
+        self.scripter.env[state.rows_name] = self.scripter.ops.emit(
             node, (_op("select_scatter"),), [rows, value, 0, row], {}
         )[0]
         return True
@@ -217,18 +212,22 @@ class GrownListsMixin:
         if not isinstance(dim, int) or isinstance(dim, bool):
             raise self.error(node, f"torch.{kind} of a grown list needs a constant dim")
         if kind == "stack":  # the rows' dim moves to `dim` of the result
-            rows = self.emit(node, (_op("movedim.int"),), [grown.rows, 0, dim], {})[0]
+            rows = self.scripter.ops.emit(node, (_op("movedim.int"),), [grown.rows, 0, dim], {})[0]
         else:  # the rows' dim goes just before the elements' `dim`, then the two merge
             start = dim if dim >= 0 else dim - 1
-            rows = self.emit(node, (_op("movedim.int"),), [grown.rows, 0, start], {})[0]
-            rows = self.emit(node, (_op("flatten.using_ints"),), [rows, start, start + 1], {})[0]
+            rows = self.scripter.ops.emit(node, (_op("movedim.int"),), [grown.rows, 0, start], {})[
+                0
+            ]
+            rows = self.scripter.ops.emit(
+                node, (_op("flatten.using_ints"),), [rows, start, start + 1], {}
+            )[0]
         if not grown.prefix:
             return [rows]
-        first = self.emit(node, (_op(kind),), [list(grown.prefix), dim], {})[0]
-        return self.emit(node, (_op("cat"),), [[first, rows], dim], {})
+        first = self.scripter.ops.emit(node, (_op(kind),), [list(grown.prefix), dim], {})[0]
+        return self.scripter.ops.emit(node, (_op("cat"),), [[first, rows], dim], {})
 
     def grown_list_length(self, node: ast.AST, grown: GrownList) -> Value:
-        return self.scalar_binop(node, "add", grown.count, len(grown.prefix))
+        return self.scripter.values.scalar_binop(node, "add", grown.count, len(grown.prefix))
 
     def grown_list_item(self, node: ast.Subscript, grown: GrownList, index: Value) -> Value:
         """`outs[i]`: a prefix item for a constant i inside the prefix, else a row (negative
@@ -238,5 +237,5 @@ class GrownListsMixin:
         if isinstance(index, int) and index >= 0:
             index -= len(grown.prefix)
         elif not isinstance(index, int) and grown.prefix:
-            index = self.scalar_binop(node, "sub", index, len(grown.prefix))
-        return self.emit(node, (_op("select.int"),), [grown.rows, 0, index], {})[0]
+            index = self.scripter.values.scalar_binop(node, "sub", index, len(grown.prefix))
+        return self.scripter.ops.emit(node, (_op("select.int"),), [grown.rows, 0, index], {})[0]

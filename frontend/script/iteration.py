@@ -26,7 +26,7 @@ import builtins
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import Block, SSAValue
 
@@ -47,14 +47,12 @@ from dialects.torch.ops.prim import (
 )
 from dialects.torch.ops.reshaping import AtenNarrowOp
 from dialects.torch.ops.scalar import AtenMaxIntOp, AtenMinIntOp
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method
+from frontend.script.collaborator import Collaborator
 from frontend.script.control import _article
 from frontend.script.grown_lists import GrownList
-
-if TYPE_CHECKING:
-    from frontend.script.values import Unusable
+from frontend.script.value_kinds import ModuleValue
 
 
 @dataclass
@@ -113,37 +111,11 @@ def known_piece_count(op: Any) -> int | None:
     return None if pieces is None else len(pieces)
 
 
-class IterationMixin:
-    """`FunctionScripter`'s sequences: `sequence`, `zip` / `enumerate`, and loops and list
-    comprehensions over run-time sequences."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-        unusable: dict[str, Unusable]
-        builder: IRBuilder
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
-        def binop(self, node: ast.AST, op: ast.operator, lhs: Value, rhs: Value) -> Value: ...
-        def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value: ...
-        def build_if(self, cond: Value, types: list[Any], blocks: tuple[Block, Block]) -> Any: ...
-        def module_items(self, node: ast.AST, module: Any) -> list[Any]: ...
-        def assign(self, target: ast.expr, value: Value) -> None: ...
-        def new_list(self, items: list[Value]) -> list[Value]: ...
-        def grown_list_item(self, node: ast.Subscript, grown: GrownList, index: Value) -> Value: ...
-        def grown_list_length(self, node: ast.AST, grown: GrownList) -> Value: ...
-        def growable_lists(self, node: ast.For) -> list[str]: ...
-        def grown_loop(
-            self, node: ast.For, trip: Value, names: list[str], target: str,
-            first: Callable[[], Value], later: Callable[[SSAValue], Value],
-        ) -> None: ...  # fmt: skip
-        def loop(
-            self, node: Any, trip: Value, initial: Value, condition: Any, target: Any,
-            extra_carried: list[str] | None = None,
-        ) -> None: ...  # fmt: skip
+class Iteration(Collaborator):
+    """Sequences, `zip` / `enumerate` / `list` / `reversed`, and loops and list comprehensions
+    over run-time sequences. Interface: `sequence(node, value)`, `iteration_call`,
+    `sequence_call`, `sequence_loop`, `run_time_comprehension`, `comprehension_scope`,
+    `run_time_list_item`, `tensor_list_sequence`, `tensor_list_length`, `int_op`."""
 
     # ---- what a value iterates over ----
 
@@ -151,10 +123,9 @@ class IterationMixin:
         """The items of `value` (evaluated from `node`): a list if known while scripting,
         else a `RunTimeSequence`. `unroll=False` prefers a run-time loop over a list of
         tensors whose count is known (a loop with `break` cannot unroll)."""
-        from frontend.script.modules import ModuleValue
 
         if isinstance(value, ModuleValue):
-            return list(self.module_items(node, value))
+            return list(self.scripter.modules.module_items(node, value))
         if isinstance(value, tuple | list | dict):  # a dict: its keys
             return list(value)
         if isinstance(value, RunTimeSequence):  # zip(...) / enumerate(...) of one
@@ -174,10 +145,10 @@ class IterationMixin:
 
     def tensor_rows(self, node: ast.expr, tensor: SSAValue) -> RunTimeSequence:
         """`for row in x`: `x.select(0, i)` for i < len(x)."""
-        length = self.emit(node, ops_for_method("__len__"), [tensor], {})[0]
+        length = self.scripter.ops.emit(node, ops_for_method("__len__"), [tensor], {})[0]
         return RunTimeSequence(
             length,
-            lambda i: self.emit(node, (AtenSelectIntOp,), [tensor, 0, i], {})[0],
+            lambda i: self.scripter.ops.emit(node, (AtenSelectIntOp,), [tensor, 0, i], {})[0],
             f"the rows of `{ast.unparse(node)}`",
         )
 
@@ -192,8 +163,8 @@ class IterationMixin:
             )
         subscript = ast.copy_location(ast.Subscript(node, ast.Constant(0), ast.Load()), node)
         return RunTimeSequence(
-            self.grown_list_length(node, grown),
-            lambda i: self.grown_list_item(subscript, grown, i),
+            self.scripter.grown_lists.grown_list_length(node, grown),
+            lambda i: self.scripter.grown_lists.grown_list_item(subscript, grown, i),
             f"`{ast.unparse(node)}`",
         )
 
@@ -204,7 +175,7 @@ class IterationMixin:
         count = known_piece_count(op)
         make = RUN_TIME_PIECES.get(type(op))
         if count is not None and (unroll or make is None):
-            unpack = self.builder.insert(PrimListUnpackOp(value, count))
+            unpack = self.scripter.builder.insert(PrimListUnpackOp(value, count))
             return list(unpack.results)
         if make is not None:
             return make(self, node, op)
@@ -240,11 +211,11 @@ class IterationMixin:
     # ---- the pieces of unbind / split / chunk, one per iteration ----
 
     def dim_size(self, node: ast.AST, tensor: SSAValue, dim: Value) -> Value:
-        return self.emit(node, (AtenSizeIntOp,), [tensor, dim], {})[0]
+        return self.scripter.ops.emit(node, (AtenSizeIntOp,), [tensor, dim], {})[0]
 
     def int_op(self, node: ast.AST, op: ast.operator, lhs: Value, rhs: Value) -> Value:
         """An int operation, folded when both ints are known while scripting."""
-        return self.binop(node, op, lhs, rhs)
+        return self.scripter.operators.binop(node, op, lhs, rhs)
 
     def ceil_div(self, node: ast.AST, lhs: Value, rhs: Value) -> Value:
         """ceil(lhs / rhs) of ints >= 0 (rhs > 0)."""
@@ -255,7 +226,7 @@ class IterationMixin:
         if isinstance(lhs, int) and isinstance(rhs, int):
             return fn(lhs, rhs)
         op = AtenMinIntOp if fn is builtins.min else AtenMaxIntOp
-        return self.emit(node, (op,), [lhs, rhs], {})[0]
+        return self.scripter.ops.emit(node, (op,), [lhs, rhs], {})[0]
 
     def slices_of(self, node: ast.expr, op: Any, length: Value, width: Value) -> RunTimeSequence:
         """Pieces `x.slice(dim, i * width, i * width + width)` (the last one clipped); of
@@ -264,10 +235,12 @@ class IterationMixin:
 
         def piece(i: Value) -> Value:
             if width == 1:
-                return self.emit(node, (AtenNarrowOp,), [x, dim, i, 1], {})[0]
+                return self.scripter.ops.emit(node, (AtenNarrowOp,), [x, dim, i, 1], {})[0]
             start = self.int_op(node, ast.Mult(), i, width)
             end = self.int_op(node, ast.Add(), start, width)
-            return self.emit(node, (AtenSliceTensorOp,), [x, dim, start, end, 1], {})[0]
+            return self.scripter.ops.emit(node, (AtenSliceTensorOp,), [x, dim, start, end, 1], {})[
+                0
+            ]
 
         return RunTimeSequence(length, piece, f"the pieces of `{ast.unparse(node)}`")
 
@@ -276,7 +249,7 @@ class IterationMixin:
         x, dim = op.operands[0], _constant(op.operands[1])
         return RunTimeSequence(
             self.dim_size(node, x, dim),
-            lambda i: self.emit(node, (AtenSelectIntOp,), [x, dim, i], {})[0],
+            lambda i: self.scripter.ops.emit(node, (AtenSelectIntOp,), [x, dim, i], {})[0],
             f"the pieces of `{ast.unparse(node)}`",
         )
 
@@ -312,16 +285,18 @@ class IterationMixin:
         """The comprehension's variables live only inside it, as in Python: hidden from a loop
         that would carry them, restored after."""
         names = [n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)]
-        hidden_before = {n: self.env.pop(n) for n in names if n in self.env}
-        unusable_before = {n: self.unusable.pop(n) for n in names if n in self.unusable}
+        hidden_before = {n: self.scripter.env.pop(n) for n in names if n in self.scripter.env}
+        unusable_before = {
+            n: self.scripter.unusable.pop(n) for n in names if n in self.scripter.unusable
+        }
         try:
             yield
         finally:
             for name in names:
-                self.env.pop(name, None)
-                self.unusable.pop(name, None)
-            self.env.update(hidden_before)
-            self.unusable.update(unusable_before)
+                self.scripter.env.pop(name, None)
+                self.scripter.unusable.pop(name, None)
+            self.scripter.env.update(hidden_before)
+            self.scripter.unusable.update(unusable_before)
 
     # ---- list(), tuple(), reversed() ----
 
@@ -330,7 +305,7 @@ class IterationMixin:
         if node.keywords or len(args) > 1 or (fn is builtins.reversed and not args):
             raise self.error(node, f"{fn.__name__}() takes one sequence here")
         if not args:
-            return self.new_list([]) if fn is builtins.list else ()
+            return self.scripter.expressions.new_list([]) if fn is builtins.list else ()
         value = args[0]
         is_op_list = isinstance(value, SSAValue) and kind_of(value) == "list[Tensor]"
         if fn is not builtins.reversed and is_op_list:
@@ -339,7 +314,9 @@ class IterationMixin:
         if isinstance(sequence, list):
             if fn is builtins.tuple:
                 return tuple(sequence)
-            return self.new_list(sequence[::-1] if fn is builtins.reversed else sequence)
+            return self.scripter.expressions.new_list(
+                sequence[::-1] if fn is builtins.reversed else sequence
+            )
         if fn is not builtins.reversed:
             raise self.error(
                 node,
@@ -406,16 +383,16 @@ class IterationMixin:
             if sequence.length < count:
                 raise self.error(node, message)
             return
-        short = self.scalar_binop(node, "lt", sequence.length, count)
+        short = self.scripter.values.scalar_binop(node, "lt", sequence.length, count)
         blocks = (Block(), Block())
         blocks[0].add_ops([PrimRaiseExceptionOp("RuntimeError", message), PrimIfYieldOp([])])
         blocks[1].add_op(PrimIfYieldOp([]))
-        self.build_if(short, [], blocks)
+        self.scripter.control.build_if(short, [], blocks)
 
     def enumerate_call(self, node: ast.Call, args: list[Value]) -> Value:
         starts = [k.value for k in node.keywords if k.arg == "start"]
         if len(args) + len(starts) == 2 and len(node.keywords) == len(starts):
-            start = args[1] if len(args) == 2 else self.expr(starts[0])
+            start = args[1] if len(args) == 2 else self.scripter.expressions.expr(starts[0])
             args = args[:1]
         elif len(args) == 1 and not node.keywords:
             start = 0
@@ -452,9 +429,9 @@ class IterationMixin:
                 ),
                 node,
             )
-        grown = self.growable_lists(loop_node)
+        grown = self.scripter.grown_lists.growable_lists(loop_node)
         if grown:
-            self.grown_loop(
+            self.scripter.grown_lists.grown_loop(
                 loop_node,
                 sequence.length,
                 grown,
@@ -463,7 +440,9 @@ class IterationMixin:
                 lambda i: sequence.item(self.int_op(node, ast.Add(), i, 1)),
             )
             return
-        self.loop(loop_node, sequence.length, True, lambda: True, (name, sequence.item))
+        self.scripter.loops.loop(
+            loop_node, sequence.length, True, lambda: True, (name, sequence.item)
+        )
 
     def run_time_comprehension(
         self, node: ast.ListComp, generator: ast.comprehension, sequence: RunTimeSequence
@@ -489,16 +468,16 @@ class IterationMixin:
         for new in (append, append.value, append.value.func, append.value.func.value, loop):  # type: ignore[attr-defined]
             ast.copy_location(new, node)
         with self.comprehension_scope(generator):
-            self.env[hidden] = self.new_list([])
+            self.scripter.env[hidden] = self.scripter.expressions.new_list([])
             self.sequence_loop(loop, sequence)
-            result = self.env.pop(hidden)
-            self.unusable.pop(hidden, None)
+            result = self.scripter.env.pop(hidden)
+            self.scripter.unusable.pop(hidden, None)
         return result
 
 
 RUN_TIME_PIECES: dict[type, Callable[[Any, ast.expr, Any], RunTimeSequence]] = {
-    AtenUnbindIntOp: IterationMixin.unbind_pieces,
-    AtenSplitTensorOp: IterationMixin.split_pieces,
-    AtenChunkOp: IterationMixin.chunk_pieces,
+    AtenUnbindIntOp: Iteration.unbind_pieces,
+    AtenSplitTensorOp: Iteration.split_pieces,
+    AtenChunkOp: Iteration.chunk_pieces,
 }
 """The list-of-tensors ops whose piece i a run-time loop makes itself."""

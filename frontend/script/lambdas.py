@@ -18,12 +18,11 @@ import inspect
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from frontend.errors import ScriptError, SourceFile
-
-if TYPE_CHECKING:
-    from frontend.ir.builder import Value
+from frontend.ir.builder import Value
+from frontend.script.collaborator import Collaborator
 
 
 @contextmanager
@@ -112,14 +111,9 @@ class LocalLambda:
     node: ast.Lambda
 
 
-class LocalLambdasMixin:
-    """`FunctionScripter`'s lambdas inside scripted functions."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
+class Lambdas(Collaborator):
+    """Lambdas inside scripted functions. Interface: `call_lambda(node, callee, args, kwargs)`
+    and the handler `expr_Lambda`."""
 
     def expr_Lambda(self, node: ast.Lambda) -> Value:  # noqa: N802
         spec = node.args
@@ -141,11 +135,11 @@ class LocalLambdasMixin:
             bound[name] = value
         if len(args) > len(names) or set(bound) != set(names):
             raise self.error(node, f"the lambda takes {len(names)} arguments ({', '.join(names)})")
-        saved = {name: self.env[name] for name in names if name in self.env}
-        self.env.update(bound)
+        saved = {name: self.scripter.env[name] for name in names if name in self.scripter.env}
+        self.scripter.env.update(bound)
         try:
-            return self.expr(callee.node.body)
+            return self.scripter.expressions.expr(callee.node.body)
         finally:
             for name in names:
-                self.env.pop(name, None)
-            self.env.update(saved)
+                self.scripter.env.pop(name, None)
+            self.scripter.env.update(saved)

@@ -12,34 +12,32 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.ops.prim import PrimLoopConditionOp, PrimLoopOp
 from dialects.torch.ops.scalar import AtenDeriveIndexOp, AtenRangeLengthOp
 from dialects.torch.types import DYN, IntType, ValueTensorType
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
+from frontend.script.collaborator import Collaborator
 from frontend.script.control import FunctionFrame, Leaf, _article
 from frontend.script.iteration import RunTimeSequence, Sequence, leaves_early
-
-if TYPE_CHECKING:
-    from frontend.script.control import ControlFlowMixin
-    from frontend.script.values import Unusable
+from frontend.script.value_kinds import Unusable
 
 INT64_MAX = 2**63 - 1  # TorchScript's trip count for `while` loops
 
 
 @dataclass
 class LoopFrame:
-    """A loop body: paths end in `continue` (or the end of the body) or `break`."""
+    """A loop body: paths end in `continue` (or the end of the body) or `break`. Like
+    `FunctionFrame`, its methods take the `FunctionScripter` as `s`."""
 
     carried: list[str]
     widths: list[int | None]  # a carried tuple's length, None for a single value
     condition: Callable[[], Value]  # whether to run the next iteration, after a `continue`
 
-    def exit(self, s: ControlFlowMixin, node: ast.stmt) -> Leaf:
+    def exit(self, s: Any, node: ast.stmt) -> Leaf:
         if isinstance(node, ast.Return):
             raise s.error(
                 node,
@@ -50,23 +48,21 @@ class LoopFrame:
         go_on = False if isinstance(node, ast.Break) else self.condition()
         return self.leaf(s, node, go_on)
 
-    def fallthrough(self, s: ControlFlowMixin, node: ast.AST) -> Leaf:
+    def fallthrough(self, s: Any, node: ast.AST) -> Leaf:
         return self.leaf(s, node, self.condition())
 
-    def leaf(self, s: ControlFlowMixin, node: ast.AST, go_on: Value) -> Leaf:
-        values: list[Value] = [s.to_bool(go_on, node)]
+    def leaf(self, s: Any, node: ast.AST, go_on: Value) -> Leaf:
+        values: list[Value] = [s.values.to_bool(go_on, node)]
         names = ["condition"]
         for name, width in zip(self.carried, self.widths):
-            value = s.read_variable(name, node)
+            value = s.values.read_variable(name, node)
             parts = carried_parts(s, node, name, value, width)
             values += parts
             names += [name] if width is None else [f"{name}[{i}]" for i in range(width)]
         return Leaf([s.builder.materialize(v) for v in values], node, names)
 
 
-def carried_parts(
-    s: ControlFlowMixin, node: ast.AST, name: str, value: Value, width: int | None
-) -> list[Value]:
+def carried_parts(s: Any, node: ast.AST, name: str, value: Value, width: int | None) -> list[Value]:
     """A loop-carried variable's values: itself, or a tuple's elements (carried one by one)."""
     if width is None:
         if isinstance(value, tuple):
@@ -138,34 +134,10 @@ def in_place_base(func: ast.Attribute) -> ast.expr:
 Frame = FunctionFrame | LoopFrame
 
 
-class LoopsMixin:
-    """`FunctionScripter`'s loops."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-        unusable: dict[str, Unusable]
-        assignments: dict[str, ast.AST]
-        builder: IRBuilder
-        frames: list[Frame]
-        run_time_loops: dict[ast.For, RunTimeSequence]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
-        def statement(self, node: ast.stmt) -> None: ...
-        def block_list(self, body: list[ast.stmt]) -> Leaf | None: ...
-        def branch(self, block: Block) -> Any: ...
-        def condition(self, node: ast.expr) -> Value: ...
-        def module_items(self, node: ast.AST, module: Any) -> list[Any]: ...
-        def read_variable(self, name: str, node: ast.AST) -> Value: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
-        def mark_unusable(self, name: str, why: Unusable) -> None: ...
-        def sequence(self, node: ast.expr, value: Value, unroll: bool = True) -> Sequence: ...
-        def sequence_loop(self, node: ast.For, sequence: RunTimeSequence) -> None: ...
-        def run_time_comprehension(
-            self, node: ast.ListComp, generator: ast.comprehension, sequence: RunTimeSequence
-        ) -> Value: ...
+class Loops(Collaborator):
+    """Loops. Interface: `unroll(loop)`, `loop(node, trip, ...)`, `list_append`,
+    `comprehension_items`, `unrolled_comprehension`, and the handlers `stmt_For`,
+    `stmt_While`, `expr_ListComp`."""
 
     def unroll(self, node: ast.For) -> list[ast.stmt] | None:
         """The statements of a loop unrolled while scripting; None for a `torch.prim.Loop`.
@@ -187,7 +159,7 @@ class LoopsMixin:
         assert isinstance(call, ast.Call)
         if call.keywords or not 1 <= len(call.args) <= 3:
             return None
-        bounds = [self.expr(a) for a in call.args]
+        bounds = [self.scripter.expressions.expr(a) for a in call.args]
         if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or (
             len(bounds) == 3 and bounds[2] == 0
         ):
@@ -198,10 +170,12 @@ class LoopsMixin:
         """The items of a loop that is unrolled while scripting (over a Sequential/ModuleList,
         a tuple, a list, or a list of tensors whose count is known), or None for a loop over a
         sequence whose length is known at run time (a `torch.prim.Loop`, `run_time_loop`)."""
-        iterable = self.expr(node.iter)
-        sequence = self.sequence(node.iter, iterable, unroll=not leaves_early(node.body))
+        iterable = self.scripter.expressions.expr(node.iter)
+        sequence = self.scripter.iteration.sequence(
+            node.iter, iterable, unroll=not leaves_early(node.body)
+        )
         if isinstance(sequence, RunTimeSequence):
-            self.run_time_loops[node] = sequence
+            self.scripter.run_time_loops[node] = sequence
             return None
         return sequence
 
@@ -220,7 +194,7 @@ class LoopsMixin:
         statements: list[ast.stmt] = []
         for index, item in enumerate(items):
             name = f"__item_{id(node)}_{index}"
-            self.env[name] = item
+            self.scripter.env[name] = item
             bind = ast.Assign(targets=[node.target], value=ast.Name(id=name, ctx=ast.Load()))
             statements += [ast.copy_location(bind, node.target), *node.body]
         return statements
@@ -234,9 +208,9 @@ class LoopsMixin:
         unroll, `loop_over_constant_range`); a list is a value known while scripting."""
         if len(args) != 1 or kwargs:
             raise self.error(node, "append() takes exactly one argument")
-        if self.grow(node, items, args[0]):
+        if self.scripter.grown_lists.grow(node, items, args[0]):
             return
-        if self.list_blocks.get(id(items)) is not self.builder.block:
+        if self.scripter.list_blocks.get(id(items)) is not self.scripter.builder.block:
             raise self.error(
                 node,
                 "append() to a list inside a branch decided at run time, or more than once per "
@@ -254,23 +228,23 @@ class LoopsMixin:
         generator = node.generators[0]
         items = self.comprehension_items(generator)
         if isinstance(items, RunTimeSequence):
-            return self.run_time_comprehension(node, generator, items)
+            return self.scripter.iteration.run_time_comprehension(node, generator, items)
         return self.unrolled_comprehension(node, generator, items)
 
     def unrolled_comprehension(
         self, node: ast.ListComp, generator: ast.comprehension, items: list[Value]
     ) -> Value:
-        saved = dict(self.env)
+        saved = dict(self.scripter.env)
         results = []
         for item in items:
-            self.assign(generator.target, item)
+            self.scripter.statements.assign(generator.target, item)
             if all(self.comprehension_condition(test) for test in generator.ifs):
-                results.append(self.expr(node.elt))
-        self.env = saved
-        return self.new_list(results)
+                results.append(self.scripter.expressions.expr(node.elt))
+        self.scripter.env = saved
+        return self.scripter.expressions.new_list(results)
 
     def comprehension_condition(self, test: ast.expr) -> bool:
-        condition = self.condition(test)
+        condition = self.scripter.control.condition(test)
         if not isinstance(condition, bool):
             raise self.error(test, "a list comprehension's `if` must be decided while scripting")
         return condition
@@ -279,7 +253,7 @@ class LoopsMixin:
         if is_range_call(generator.iter):
             call = generator.iter
             assert isinstance(call, ast.Call)
-            bounds = [self.expr(a) for a in call.args]
+            bounds = [self.scripter.expressions.expr(a) for a in call.args]
             if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
                 raise self.error(
                     generator.iter,
@@ -287,7 +261,9 @@ class LoopsMixin:
                     "write the loop out, growing a tensor with torch.cat",
                 )
             return list(range(*bounds))  # type: ignore[arg-type]
-        return self.sequence(generator.iter, self.expr(generator.iter))
+        return self.scripter.iteration.sequence(
+            generator.iter, self.scripter.expressions.expr(generator.iter)
+        )
 
     # ---- loops ----
 
@@ -310,41 +286,43 @@ class LoopsMixin:
             and (appends_to_a_list(node) or prints(node))
         ):
             for stmt in self.unrolled(node, list(range(lo, hi, step))):  # type: ignore[arg-type]
-                self.statement(stmt)
+                self.scripter.statements.statement(stmt)
             return
         target = node.target.id
-        grown = self.growable_lists(node)
+        grown = self.scripter.grown_lists.growable_lists(node)
         if grown:
-            second = self.scalar_binop(node, "add", lo, step) if not (
+            second = self.scripter.values.scalar_binop(node, "add", lo, step) if not (
                 isinstance(lo, int) and isinstance(step, int)
             ) else lo + step  # fmt: skip
 
             def later(iteration: SSAValue) -> Value:
-                return self.emit(node, (AtenDeriveIndexOp,), [iteration, second, step], {})[0]
+                return self.scripter.ops.emit(
+                    node, (AtenDeriveIndexOp,), [iteration, second, step], {}
+                )[0]
 
-            self.grown_loop(node, trip, grown, target, lambda: lo, later)
+            self.scripter.grown_lists.grown_loop(node, trip, grown, target, lambda: lo, later)
             return
 
         def loop_variable(iteration: SSAValue) -> Value:
             if lo == 0 and step == 1:
                 iteration.name_hint = target
                 return iteration
-            return self.emit(node, (AtenDeriveIndexOp,), [iteration, lo, step], {})[0]
+            return self.scripter.ops.emit(node, (AtenDeriveIndexOp,), [iteration, lo, step], {})[0]
 
         self.loop(node, trip, True, lambda: True, (target, loop_variable))
 
     def run_time_loop(self, node: ast.For) -> None:
         """`for row in x:`, `for c in x.chunk(3):`, ...: a loop over a sequence that is
         unrolled, or whose length is known at run time (`script_iteration.py`)."""
-        sequence = self.run_time_loops.pop(node, None)
+        sequence = self.scripter.run_time_loops.pop(node, None)
         if sequence is None:  # not seen by `block_list` (e.g. inside an `if` without exits)
             items = self.iteration_items(node)
             if items is not None:
                 for stmt in self.unrolled(node, items):
-                    self.statement(stmt)
+                    self.scripter.statements.statement(stmt)
                 return
-            sequence = self.run_time_loops.pop(node)
-        self.sequence_loop(node, sequence)
+            sequence = self.scripter.run_time_loops.pop(node)
+        self.scripter.iteration.sequence_loop(node, sequence)
 
     def range_arguments(self, node: ast.For) -> tuple[Value, Value, Value]:
         call = node.iter
@@ -361,7 +339,7 @@ class LoopsMixin:
             )
         if not 1 <= len(call.args) <= 3:
             raise self.error(call, f"range() takes 1 to 3 arguments, got {len(call.args)}")
-        args = [self.expr(a) for a in call.args]
+        args = [self.scripter.expressions.expr(a) for a in call.args]
         for arg, value in zip(call.args, args):
             if kind_of(value) not in ("int", "bool"):
                 raise self.error(
@@ -380,15 +358,17 @@ class LoopsMixin:
             return len(range(lo, hi, step))
         if lo == 0 and step == 1:
             return hi
-        return self.emit(node.iter, (AtenRangeLengthOp,), [lo, hi, step], {})[0]
+        return self.scripter.ops.emit(node.iter, (AtenRangeLengthOp,), [lo, hi, step], {})[0]
 
     def stmt_While(self, node: ast.While) -> None:  # noqa: N802
         if node.orelse:
             raise self.error(node.orelse[0], "`while ... else` is not supported")
-        initial = self.condition(node.test)
+        initial = self.scripter.control.condition(node.test)
         if initial is False:
             return
-        self.loop(node, INT64_MAX, initial, lambda: self.condition(node.test), None)
+        self.loop(
+            node, INT64_MAX, initial, lambda: self.scripter.control.condition(node.test), None
+        )
 
     def loop(
         self,
@@ -401,31 +381,38 @@ class LoopsMixin:
     ) -> None:
         """A `torch.prim.Loop` carrying every variable the body assigns that exists before it
         (and `extra_carried`: hidden variables the body updates, such as a grown list's rows)."""
-        carried = [n for n in assigned_names(node.body) if n in self.env]
-        if target is not None and target[0] in self.env and target[0] not in carried:
+        carried = [n for n in assigned_names(node.body) if n in self.scripter.env]
+        if target is not None and target[0] in self.scripter.env and target[0] not in carried:
             carried.append(target[0])  # `i = 0; for i in ...`: the last item after the loop
         carried += [n for n in extra_carried or [] if n not in carried]
-        widths = [_width(self.env[n]) for n in carried]
+        widths = [_width(self.scripter.env[n]) for n in carried]
         inits = [
-            self.builder.materialize(v)
+            self.scripter.builder.materialize(v)
             for n, w in zip(carried, widths)
-            for v in carried_parts(self, node, n, self.read_variable(n, node), w)
+            for v in carried_parts(
+                self.scripter, node, n, self.scripter.values.read_variable(n, node), w
+            )
         ]
-        operands = [self.builder.materialize(trip), self.builder.materialize(initial)]
+        operands = [
+            self.scripter.builder.materialize(trip),
+            self.scripter.builder.materialize(initial),
+        ]
         carried_types = [any_sizes(v.type) for v in inits]
         body = Block(arg_types=[IntType(), *carried_types])
         body.args[0].name_hint = "iter"
-        defined_before = set(self.env)
-        with self.branch(body):
-            self.env.update(_regroup(carried, widths, list(body.args[1:])))
+        defined_before = set(self.scripter.env)
+        with self.scripter.control.branch(body):
+            self.scripter.env.update(_regroup(carried, widths, list(body.args[1:])))
             if target is not None:
-                self.env[target[0]] = target[1](body.args[0])
-                self.unusable.pop(target[0], None)
-            self.frames.append(LoopFrame(carried, widths, condition))
+                self.scripter.env[target[0]] = target[1](body.args[0])
+                self.scripter.unusable.pop(target[0], None)
+            self.scripter.frames.append(LoopFrame(carried, widths, condition))
             try:
-                leaf = self.block_list(node.body) or self.frames[-1].fallthrough(self, node)
+                leaf = self.scripter.control.block_list(node.body) or self.scripter.frames[
+                    -1
+                ].fallthrough(self.scripter, node)
             finally:
-                self.frames.pop()
+                self.scripter.frames.pop()
             self.check_carried(node, leaf.names[1:], inits, leaf)
             body.add_op(PrimLoopConditionOp(leaf.values[0], leaf.values[1:]))
         op = PrimLoopOp(
@@ -433,12 +420,12 @@ class LoopsMixin:
             result_types=[carried_types],
             regions=[Region(body)],
         )
-        self.builder.insert(op)
+        self.scripter.builder.insert(op)
         for name, value in zip(leaf.names[1:], [*body.args[1:]]):
             value.name_hint = name if name.isidentifier() else None
         for name, result in zip(leaf.names[1:], op.results):
             result.name_hint = name if name.isidentifier() else None
-        self.env.update(_regroup(carried, widths, list(op.results)))
+        self.scripter.env.update(_regroup(carried, widths, list(op.results)))
         self.forget_loop_locals(node, defined_before, target)
 
     def check_carried(
@@ -447,7 +434,7 @@ class LoopsMixin:
         for name, init, value in zip(carried, inits, leaf.values[1:]):
             if kind_of(init) != kind_of(value):
                 raise self.error(
-                    self.assignments.get(name, leaf.node),
+                    self.scripter.assignments.get(name, leaf.node),
                     f"`{name}` is {_article(kind_of(init))} before the loop but "
                     f"{_article(kind_of(value))} after an iteration",
                     "give it the same type before and inside the loop",
@@ -457,14 +444,13 @@ class LoopsMixin:
         self, node: ast.For | ast.While, defined_before: set[str], target: tuple[str, Any] | None
     ) -> None:
         """Variables first assigned inside the loop (and the loop variable) end with it."""
-        from frontend.script.values import Unusable
 
         names = assigned_names(node.body)
         if target is not None:
             names.append(target[0])
         for name in names:
             if name not in defined_before:
-                self.mark_unusable(
+                self.scripter.values.mark_unusable(
                     name,
                     Unusable(
                         f"`{name}` is only defined inside the loop",

@@ -14,21 +14,18 @@ Inside a scripted method `self` is a compile-time `ModuleValue`. Reading an attr
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import SSAValue
 
 from dialects.torch.dtypes import dtype_of_numpy
 from dialects.torch.types import ValueTensorType
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value
+from frontend.ir.builder import Value
 from frontend.script.calls import Callee
+from frontend.script.collaborator import Collaborator
 from frontend.script.torch_jit_api import is_ignored
-
-if TYPE_CHECKING:
-    from frontend.script.calls import Compilation
+from frontend.script.value_kinds import GraphValue, MethodValue, ModuleValue, join_path
 
 CONSTANT_TYPES = (bool, int, float, str, type(None))
 
@@ -63,65 +60,15 @@ def resolve_path(root: Any, path: str) -> Any:
     return obj
 
 
-def join_path(*parts: str) -> str:
-    return ".".join(p for p in parts if p)
-
-
-@dataclass(frozen=True)
-class ModuleValue:
-    """A module reached from `self` while scripting: the object and its path below `self`."""
-
-    obj: Any
-    path: str
-
-    @property
-    def type_name(self) -> str:
-        return type(self.obj).__name__
-
-    def child(self, name: str) -> ModuleValue:
-        return ModuleValue(self.obj._modules[name], join_path(self.path, name))
-
-    def children(self) -> list[ModuleValue]:
-        return [self.child(n) for n, m in self.obj._modules.items() if m is not None]
-
-
-@dataclass(frozen=True)
-class GraphValue:
-    """A traced function or module reached while scripting: calls import its graph."""
-
-    function: Any
-
-
 def is_captured_graph(obj: Any) -> bool:
     """A traced function or module (its graph is the program; it has no source to script)."""
     return hasattr(obj, "trace_recorder") and hasattr(obj, "module")
 
 
-@dataclass(frozen=True)
-class MethodValue:
-    """`self.helper` (not yet called)."""
-
-    module: ModuleValue
-    name: str
-
-
-class ModulesMixin:
-    """`FunctionScripter`'s view of `self`: attributes, parameters, submodule and method calls."""
-
-    if TYPE_CHECKING:
-        compilation: Compilation
-        builder: IRBuilder
-        self_value: ModuleValue | None
-        entry_block: Block
-        param_args: dict[str, SSAValue]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def call_scripted(
-            self, node: ast.Call, callee: Callee, args: list[Value], kwargs: dict[str, Value]
-        ) -> Value: ...
-        def call_python(
-            self, node: ast.Call, fn: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> Value: ...
+class Modules(Collaborator):
+    """The view of `self`: attributes, parameters, submodule and method calls. Interface:
+    `module_attribute`, `module_tensor`, `module_items`, `module_index`, `call_module`,
+    `call_method`."""
 
     # ---- attributes ----
 
@@ -173,21 +120,21 @@ class ModulesMixin:
     def module_tensor(self, module: ModuleValue, path: str, node: ast.AST) -> SSAValue:
         """The function argument that carries the tensor at `module.path + path`."""
         full = join_path(module.path, path)
-        if full in self.param_args:
-            return self.param_args[full]
-        assert self.self_value is not None
-        array = tensor_array(resolve_path(self.self_value.obj, full))
+        if full in self.scripter.param_args:
+            return self.scripter.param_args[full]
+        assert self.scripter.self_value is not None
+        array = tensor_array(resolve_path(self.scripter.self_value.obj, full))
         if array is None:
             raise self.error(node, f"`self.{full}` is not a tensor")
         try:
             dtype = dtype_of_numpy(array.dtype)
         except TypeError as err:
             raise self.error(node, f"`self.{full}`: {err}") from None
-        arg = self.entry_block.insert_arg(
-            ValueTensorType(list(array.shape), dtype), len(self.param_args)
+        arg = self.scripter.entry_block.insert_arg(
+            ValueTensorType(list(array.shape), dtype), len(self.scripter.param_args)
         )
         arg.name_hint = f"self.{full}"
-        self.param_args[full] = arg
+        self.scripter.param_args[full] = arg
         return arg
 
     # ---- calls ----
@@ -203,7 +150,7 @@ class ModulesMixin:
             if problem:
                 raise self.error(node, f"cannot script `{module.type_name}`: {problem}", rule.hint)
             callee = Callee(rule.forward, f"{module.type_name}.forward", module)
-            return self.call_scripted(node, callee, args, kwargs)
+            return self.scripter.calls.call_scripted(node, callee, args, kwargs)
         forward = getattr(type(module.obj), "forward", None)
         if forward is None or is_base_forward(type(module.obj)):
             raise self.error(
@@ -211,7 +158,7 @@ class ModulesMixin:
                 f"`{module.type_name}` is not callable: it defines no forward",
                 "iterate over a ModuleList, or call its items",
             )
-        return self.call_scripted(
+        return self.scripter.calls.call_scripted(
             node, Callee(forward, f"{module.type_name}.forward", module), args, kwargs
         )
 
@@ -220,9 +167,13 @@ class ModulesMixin:
     ) -> Value:
         fn = getattr(type(method.module.obj), method.name)
         if is_ignored(fn):  # stays Python, bound to its module
-            return self.call_python(node, getattr(method.module.obj, method.name), args, kwargs)
+            return self.scripter.calls.call_python(
+                node, getattr(method.module.obj, method.name), args, kwargs
+            )
         name = f"{method.module.type_name}.{method.name}"
-        return self.call_scripted(node, Callee(fn, name, method.module), args, kwargs)
+        return self.scripter.calls.call_scripted(
+            node, Callee(fn, name, method.module), args, kwargs
+        )
 
     # ---- containers ----
 

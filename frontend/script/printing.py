@@ -11,14 +11,15 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import SSAValue
 
 from dialects.torch.ops.prim import PrimPythonCallOp
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
+from frontend.run.python_registry import register
+from frontend.script.collaborator import Collaborator
 
 
 @dataclass
@@ -59,27 +60,18 @@ def _shown(value: Any) -> Any:
     return value
 
 
-class PrintMixin:
-    """`FunctionScripter`'s print."""
-
-    if TYPE_CHECKING:
-        builder: IRBuilder
-        entry_block: Block
-        env: dict[str, Value]
-        globals: dict[str, Any]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
+class Printing(Collaborator):
+    """`print` and f-strings. Interface: `builtin_print(node, args)` and the handler
+    `expr_JoinedStr`."""
 
     def expr_JoinedStr(self, node: ast.JoinedStr) -> Value:  # noqa: N802
         names = sorted(
-            {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.env}
+            {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.scripter.env}
         )
-        return FormattedString(node, names, [self.env[n] for n in names])
+        return FormattedString(node, names, [self.scripter.env[n] for n in names])
 
     def builtin_print(self, node: ast.Call, args: list[Value]) -> Value:
-        from frontend.run.python_calls import register
-
-        if self.builder.block is not self.entry_block:
+        if self.scripter.builder.block is not self.scripter.entry_block:
             raise self.error(
                 node,
                 "print() inside `if` or a loop is not supported (it runs in Python between "
@@ -87,7 +79,7 @@ class PrintMixin:
                 "print before or after the `if` or loop (a loop over range(<a number known "
                 "while scripting>) without break/continue unrolls, and may print)",
             )
-        options = {k.arg: self.expr(k.value) for k in node.keywords}  # type: ignore[attr-defined]
+        options = {k.arg: self.scripter.expressions.expr(k.value) for k in node.keywords}  # type: ignore[attr-defined]
         if set(options) - {"sep", "end"} or not all(isinstance(v, str) for v in options.values()):
             raise self.error(node, "print() takes only `sep` and `end` strings here")
         layout: list[tuple[Any, list[str]] | None] = []
@@ -97,12 +89,12 @@ class PrintMixin:
             for part in parts:
                 if not isinstance(part, SSAValue | int | float | str | None):
                     raise self.error(node, f"print() of {kind_of(part)} is not supported")
-                operands.append(self.builder.materialize(part))
+                operands.append(self.scripter.builder.materialize(part))
             if isinstance(value, FormattedString):
                 code = compile(ast.Expression(value.node), "<f-string>", "eval")
                 layout.append((code, value.names))
             else:
                 layout.append(None)
-        printer = Printer(layout, options, self.globals)  # type: ignore[arg-type]
-        self.builder.insert(PrimPythonCallOp(register(printer), operands, []))
+        printer = Printer(layout, options, self.scripter.globals)  # type: ignore[arg-type]
+        self.scripter.builder.insert(PrimPythonCallOp(register(printer), operands, []))
         return None

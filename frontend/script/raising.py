@@ -16,13 +16,11 @@ Messages are known while scripting: an f-string keeps the source text of its run
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Block
 
 from dialects.torch.ops.prim import RAISABLE, PrimIfYieldOp, PrimRaiseExceptionOp
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value
+from frontend.script.collaborator import Collaborator
 
 
 def raising_branch(node: ast.If) -> int | None:
@@ -69,39 +67,30 @@ def message_text(node: ast.expr) -> str:
     return ast.unparse(node)
 
 
-class RaiseMixin:
-    """`FunctionScripter`'s `raise` and `assert`."""
-
-    if TYPE_CHECKING:
-        builder: IRBuilder
-        entry_block: Block
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def statement(self, node: ast.stmt) -> None: ...
-        def condition(self, node: ast.expr) -> Value: ...
-        def branch(self, block: Block) -> Any: ...
-        def build_if(self, cond: Value, types: list[Any], blocks: tuple[Block, Block]) -> Any: ...
+class Raising(Collaborator):
+    """`raise` and `assert`. Interface: `raise_if(node)` and the handlers `stmt_Raise`,
+    `stmt_Assert`."""
 
     def stmt_Raise(self, node: ast.Raise) -> None:  # noqa: N802
         if node.exc is None:
             raise self.error(node, "a bare `raise` (re-raise) is not supported")
-        if self.builder.block is self.entry_block:
+        if self.scripter.builder.block is self.scripter.entry_block:
             raise self.error(node, f"the program raises {ast.unparse(node.exc)}")
-        self.builder.insert(PrimRaiseExceptionOp(*exception_of(node)))
+        self.scripter.builder.insert(PrimRaiseExceptionOp(*exception_of(node)))
 
     def stmt_Assert(self, node: ast.Assert) -> None:  # noqa: N802
         """Checked while scripting where the condition is known then; else at run time."""
-        condition = self.condition(node.test)
+        condition = self.scripter.control.condition(node.test)
         message = message_text(node.msg) if node.msg is not None else ""
         if condition is True:
             return
-        if condition is False and self.builder.block is self.entry_block:
+        if condition is False and self.scripter.builder.block is self.scripter.entry_block:
             suffix = f": {message}" if message else ""
             raise self.error(node, f"the program fails `assert {ast.unparse(node.test)}`{suffix}")
         blocks = (Block(), Block())
         blocks[0].add_op(PrimIfYieldOp([]))
         blocks[1].add_ops([PrimRaiseExceptionOp("AssertionError", message), PrimIfYieldOp([])])
-        self.build_if(condition, [], blocks)
+        self.scripter.control.build_if(condition, [], blocks)
 
     def raise_if(self, node: ast.If) -> list[ast.stmt] | None:
         """For an `if` one branch of which ends in `raise`: that branch under a
@@ -110,15 +99,15 @@ class RaiseMixin:
         raising = raising_branch(node)
         if raising is None:
             return None
-        condition = self.condition(node.test)
+        condition = self.scripter.control.condition(node.test)
         bodies = (node.body, node.orelse)
         if isinstance(condition, bool):  # decided while scripting
             return bodies[0] if condition else bodies[1]
         blocks = (Block(), Block())
-        with self.branch(blocks[raising]):
+        with self.scripter.control.branch(blocks[raising]):
             for stmt in bodies[raising]:
-                self.statement(stmt)
+                self.scripter.statements.statement(stmt)
         for block in blocks:
             block.add_op(PrimIfYieldOp([]))
-        self.build_if(condition, [], blocks)
+        self.scripter.control.build_if(condition, [], blocks)
         return bodies[1 - raising]

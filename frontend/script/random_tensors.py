@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import ast
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import SSAValue
 
 from dialects.torch.dtypes import DType
 from dialects.torch.ops.prim import PrimPythonCallOp
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
+from frontend.run.python_registry import UNKNOWN_TENSOR, register
+from frontend.script.collaborator import Collaborator
 
 RANDOM_FUNCTIONS = frozenset(
     {"rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "randperm",
@@ -71,21 +72,13 @@ class RandomCall:
         return value
 
 
-class RandomMixin:
-    """`FunctionScripter`'s random tensor functions."""
-
-    if TYPE_CHECKING:
-        builder: IRBuilder
-        entry_block: Block
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
+class RandomTensors(Collaborator):
+    """Random tensor functions. Interface: `random_call(node, fn, name, args, kwargs)`."""
 
     def random_call(
         self, node: ast.Call, fn: Any, name: str, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        from frontend.run.python_calls import UNKNOWN_TENSOR, register
-
-        if self.builder.block is not self.entry_block:
+        if self.scripter.builder.block is not self.scripter.entry_block:
             raise self.error(
                 node,
                 f"torch.{name}() inside `if` or a loop is not supported (random tensors are "
@@ -106,7 +99,9 @@ class RandomMixin:
         for value in (*positional, *options.values()):
             if not isinstance(value, SSAValue | int | float | str | bool | None):
                 raise self.error(node, f"torch.{name}() of a {kind_of(value)} is not supported")
-            operands.append(self.builder.materialize(value))
+            operands.append(self.scripter.builder.materialize(value))
         call = RandomCall(fn, widths, list(options))
-        op = self.builder.insert(PrimPythonCallOp(register(call), operands, [UNKNOWN_TENSOR]))
+        op = self.scripter.builder.insert(
+            PrimPythonCallOp(register(call), operands, [UNKNOWN_TENSOR])
+        )
         return op.results[0]

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import SSAValue
 
 from dialects.torch.ops.shape_lists import AtenAddTOp
-from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
+from frontend.script.collaborator import Collaborator
 
 
 @dataclass(frozen=True)
@@ -22,22 +22,15 @@ class SpreadSizes:
     sizes: SSAValue
 
 
-class ShapeListsMixin:
-    """`FunctionScripter`'s joined lists of sizes."""
-
-    if TYPE_CHECKING:
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def shape_value(self, node: ast.AST, shape: Any) -> Value: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
+class ShapeLists(Collaborator):
+    """Joined lists of sizes. Interface: `join_sizes(node, parts)`, `sizes_joined(node,
+    args)`."""
 
     def size_list(self, node: ast.AST, value: Value) -> Value:
         """`value` as a list of ints for `torch.aten.add.t`: an int-list value as is, a
         tuple or list of sizes as a list, a shape whole."""
         if type(value).__name__ == "ShapeValue":  # `x.shape` passed whole
-            return self.shape_value(node, value)
+            return self.scripter.values.shape_value(node, value)
         if isinstance(value, tuple | list):
             return list(value)
         if kind_of(value) != "list[int]":
@@ -55,7 +48,7 @@ class ShapeListsMixin:
             elif isinstance(joined, list) and not joined:
                 joined = part
             else:
-                joined = self.emit(node, (AtenAddTOp,), [joined, part], {})[0]
+                joined = self.scripter.ops.emit(node, (AtenAddTOp,), [joined, part], {})[0]
         return joined
 
     def sizes_joined(self, node: Any, args: list[Value]) -> list[Value]:

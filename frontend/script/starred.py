@@ -10,18 +10,14 @@ of a known size).
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import SSAValue
 
 from dialects.torch.ops.shape_lists import AtenSliceTOp
-from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
+from frontend.script.collaborator import Collaborator
 from frontend.script.tensor_methods import known_tensor_type
-from frontend.script.values import ShapeValue
-
-if TYPE_CHECKING:
-    from frontend.script.iteration import Sequence
+from frontend.script.value_kinds import ShapeValue
 
 
 def has_star(target: ast.expr) -> bool:
@@ -30,23 +26,8 @@ def has_star(target: ast.expr) -> bool:
     )
 
 
-class StarredMixin:
-    """`FunctionScripter`'s starred assignments."""
-
-    if TYPE_CHECKING:
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def assign(self, target: ast.expr, value: Value) -> None: ...
-        def new_list(self, items: list[Value]) -> list[Value]: ...
-        def shape_tuple(self, node: ast.AST, shape: ShapeValue) -> tuple[Value, ...]: ...
-        def shape_element(self, node: ast.AST, shape: ShapeValue, index: Value) -> Value: ...
-        def shape_value(self, node: ast.AST, shape: ShapeValue) -> Value: ...
-        def tensor_list_sequence(
-            self, node: ast.expr, value: SSAValue, unroll: bool
-        ) -> Sequence: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
+class Starred(Collaborator):
+    """Starred assignments. Interface: `assign_starred(target, value)`."""
 
     def assign_starred(self, target: ast.Tuple | ast.List, value: Value) -> None:
         """`a, *rest, z = value`: one item for each plain name, a list for the starred one."""
@@ -57,7 +38,9 @@ class StarredMixin:
         else:
             parts = self.starred_items(target, self.known_items(target, value), before, after)
         for element, part in zip(target.elts, parts):
-            self.assign(element.value if isinstance(element, ast.Starred) else element, part)
+            self.scripter.statements.assign(
+                element.value if isinstance(element, ast.Starred) else element, part
+            )
 
     def known_items(self, target: ast.expr, value: Value) -> list[Value]:
         """The items of a tuple, a list, or a list of tensors of a count known while
@@ -65,7 +48,7 @@ class StarredMixin:
         if isinstance(value, tuple | list):
             return list(value)
         if kind_of(value) == "list[Tensor]" and isinstance(value, SSAValue):
-            items = self.tensor_list_sequence(target, value, True)
+            items = self.scripter.iteration.tensor_list_sequence(target, value, True)
             if isinstance(items, list):
                 return items
             raise self.error(
@@ -89,7 +72,7 @@ class StarredMixin:
                 f"not enough values to unpack (expected at least {before + after}, got "
                 f"{len(items)})",
             )
-        middle = self.new_list(items[before : len(items) - after])
+        middle = self.scripter.expressions.new_list(items[before : len(items) - after])
         return [*items[:before], middle, *items[len(items) - after :]]
 
     def starred_shape(
@@ -98,11 +81,11 @@ class StarredMixin:
         """`b, *rest = x.shape`: sizes from either end, and the rest a list of sizes."""
         known = known_tensor_type(shape.tensor)
         if known is not None and known.rank is not None:
-            items = list(self.shape_tuple(target, shape))
+            items = list(self.scripter.values.shape_tuple(target, shape))
             return self.starred_items(target, items, before, after)
-        firsts = [self.shape_element(target, shape, d) for d in range(before)]
-        lasts = [self.shape_element(target, shape, d - after) for d in range(after)]
-        whole = self.shape_value(target, shape)
+        firsts = [self.scripter.values.shape_element(target, shape, d) for d in range(before)]
+        lasts = [self.scripter.values.shape_element(target, shape, d - after) for d in range(after)]
+        whole = self.scripter.values.shape_value(target, shape)
         end = -after if after else None
-        middle = self.emit(target, (AtenSliceTOp,), [whole, before, end, 1], {})[0]
+        middle = self.scripter.ops.emit(target, (AtenSliceTOp,), [whole, before, end, 1], {})[0]
         return [*firsts, middle, *lasts]

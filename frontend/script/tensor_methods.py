@@ -28,6 +28,7 @@ from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method
+from frontend.script.collaborator import Collaborator
 from frontend.script.loops import in_place_base
 
 TORCH_DEFAULTS = {"f": np.float32, "i": np.int64, "u": np.int64}
@@ -46,11 +47,12 @@ VIEW_OPS = frozenset({
 """ATen ops whose result may share its input's storage in PyTorch."""
 
 
-class TensorMethodsMixin:
-    """`FunctionScripter`'s tensor methods beyond the registry."""
+class TensorMethods(Collaborator):
+    """Tensor methods and attributes beyond the registry. Interface: `special_tensor_method`
+    (`NOT_SPECIAL` for the others), `special_tensor_attribute`, `shared_storage`."""
 
     def special_tensor_method(
-        self: Any, node: ast.Call, receiver: Value, name: str, args: list[Value],
+        self, node: ast.Call, receiver: Value, name: str, args: list[Value],
         kwargs: dict[str, Value],
     ) -> Any:  # fmt: skip
         if name in ("cpu", "detach") and not args and not kwargs:
@@ -59,7 +61,9 @@ class TensorMethodsMixin:
             if str(args[0]).split(":")[0] != CPU:
                 raise self.error(node, f"device {args[0]!r}: only the cpu device is supported")
             return (
-                receiver if len(args) == 1 else self.method_call(node, receiver, "to", args[1:], {})
+                receiver
+                if len(args) == 1
+                else self.scripter.call_sites.method_call(node, receiver, "to", args[1:], {})
             )
         if name == "cuda":
             raise self.error(node, "only the cpu device is supported", "drop .cuda()")
@@ -86,7 +90,7 @@ class TensorMethodsMixin:
             name = "__bool__"
         elif dtype is not None and not dtype.is_float:
             name = "__int__"
-        return self.emit(node, ops_for_method(name), [tensor], {})[0]
+        return self.scripter.ops.emit(node, ops_for_method(name), [tensor], {})[0]
 
     def in_place_call(
         self,
@@ -105,7 +109,9 @@ class TensorMethodsMixin:
             raise self.error(node.func, f"unknown method `{name}` of a Tensor")
         if not isinstance(target, ast.Name) and is_fresh(receiver):
             # `torch.zeros(n).index_add_(...)`: a tensor nobody else holds; the result is it
-            return self.result(self.emit(node, functional, [receiver, *args], kwargs))
+            return self.scripter.ops.result(
+                self.scripter.ops.emit(node, functional, [receiver, *args], kwargs)
+            )
         problem = self.shared_storage(target, receiver)
         if problem:
             raise self.error(
@@ -113,8 +119,10 @@ class TensorMethodsMixin:
                 f"in-place `{name}` on {problem} is not supported",
                 "copy it first: y = x.clone()",
             )
-        result = self.result(self.emit(node, functional, [receiver, *args], kwargs))
-        self.assign(target, result)
+        result = self.scripter.ops.result(
+            self.scripter.ops.emit(node, functional, [receiver, *args], kwargs)
+        )
+        self.scripter.statements.assign(target, result)
         return result
 
     def shared_storage(self, target: ast.expr, value: Value) -> str:
@@ -122,9 +130,13 @@ class TensorMethodsMixin:
         PyTorch, or "" when only `target` holds that tensor."""
         if not isinstance(target, ast.Name):
             return f"`{ast.unparse(target)}` (only a plain variable can be updated)"
-        if isinstance(value, SSAValue) and value.owner is self.entry_block:
+        if isinstance(value, SSAValue) and value.owner is self.scripter.entry_block:
             return f"the argument `{target.id}` (the caller's tensor would not change)"
-        others = [n for n, v in self.env.items() if v is value and n != target.id and n[:2] != "__"]
+        others = [
+            n
+            for n, v in self.scripter.env.items()
+            if v is value and n != target.id and n[:2] != "__"
+        ]
         if others:
             return f"`{target.id}`, which is also `{others[0]}`"
         name = getattr(value.owner, "name", "") if isinstance(value, SSAValue) else ""
@@ -134,22 +146,24 @@ class TensorMethodsMixin:
             return f"`{target.id}`, a view of another tensor ({name})"
         return ""
 
-    def special_tensor_attribute(self: Any, node: ast.Attribute, tensor: Value) -> Any:
+    def special_tensor_attribute(self, node: ast.Attribute, tensor: Value) -> Any:
         if node.attr == "device":
             return CPU
         if node.attr == "dtype":  # the DType when known now, else its code at run time
             known = known_tensor_type(tensor)
             if known is not None and known.element is not None:
                 return known.element
-            return self.emit(node, (PrimDtypeOp,), [tensor], {})[0]
+            return self.scripter.ops.emit(node, (PrimDtypeOp,), [tensor], {})[0]
         if node.attr in ("mT", "mH"):  # real tensors only: mH is mT
-            return self.emit(node, ops_for_method("transpose"), [tensor, -2, -1], {})[0]
+            return self.scripter.ops.emit(node, ops_for_method("transpose"), [tensor, -2, -1], {})[
+                0
+            ]
         if node.attr == "T":
             known = known_tensor_type(tensor)
             rank = known.rank if known is not None else None
             if rank is None or rank == 2:
-                return self.emit(node, ops_for_method("t"), [tensor], {})[0]
-            return self.emit(
+                return self.scripter.ops.emit(node, ops_for_method("t"), [tensor], {})[0]
+            return self.scripter.ops.emit(
                 node, ops_for_method("permute"), [tensor, list(range(rank))[::-1]], {}
             )[0]
         return NOT_SPECIAL
@@ -215,7 +229,7 @@ def tensor_literal(
         return op.results[0]
     if kind_of(data) in ("int", "float", "bool"):  # a number known at run time: 0-d
         extra = {} if dtype is None else {"dtype": dtype}
-        return scripter.emit(node, BY_PY_NAME["torch.full"], [[], data], extra)[0]
+        return scripter.ops.emit(node, BY_PY_NAME["torch.full"], [[], data], extra)[0]
     raise scripter.error(
         node,
         f"torch.tensor() of {kind_of(data)} is not supported",

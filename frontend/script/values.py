@@ -8,8 +8,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.ir import SSAValue
 
@@ -33,78 +32,49 @@ from dialects.torch.ops.scalar import (
     AtenSqrtFloatOp,
 )
 from dialects.torch.ops.shape_lists import AtenSliceTOp
-from frontend.errors import ScriptError
-from frontend.ir.builder import IRBuilder, Value, kind_of
+from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method, ops_for_operator
+from frontend.script.collaborator import Collaborator
 from frontend.script.grown_lists import GrownList
 from frontend.script.tensor_methods import NOT_SPECIAL, known_tensor_type
-
-if TYPE_CHECKING:
-    from frontend.script.loops import Frame
-
-SCALAR_KINDS = ("int", "float", "bool")
-
-
-@dataclass(frozen=True)
-class Unusable:
-    """Why a variable cannot be read here (defined on one path only, or with two types)."""
-
-    message: str
-    node: ast.AST
-    hint: str
-
-
-@dataclass(frozen=True)
-class ShapeValue:
-    """`x.shape` / `x.size()`: only indexed, unpacked or measured, never a value of its own."""
-
-    tensor: SSAValue
-
-
-def is_scalar_or_tensor(value: Value) -> bool:
-    return kind_of(value) in ("Tensor", *SCALAR_KINDS)
+from frontend.script.value_kinds import (
+    SCALAR_KINDS,
+    ModuleValue,
+    PyObject,
+    ShapeValue,
+    Unusable,
+    is_python_object,
+)
 
 
 def _is_constant(value: Value) -> bool:
     return isinstance(value, bool | int | float)
 
 
-class ValuesMixin:
-    """`FunctionScripter`'s scalar, indexing and shape expressions."""
-
-    if TYPE_CHECKING:
-        env: dict[str, Value]
-        unusable: dict[str, Unusable]
-        builder: IRBuilder
-        globals: dict[str, Any]
-        frames: list[Frame]
-
-        def error(self, node: ast.AST, message: str, hint: str = "") -> ScriptError: ...
-        def expr(self, node: ast.expr) -> Value: ...
-        def emit(
-            self, node: ast.AST, candidates: Any, args: list[Value], kwargs: dict[str, Value]
-        ) -> list[SSAValue]: ...
-        def also_at(self, node: ast.AST) -> str: ...
-        def module_items(self, node: ast.AST, module: Any) -> list[Any]: ...
-        def module_index(self, node: ast.Subscript, module: Any, index: Value) -> Value: ...
+class Values(Collaborator):
+    """Variables, scalars, builtins, shapes and indexing. Interface: `read_variable`,
+    `mark_unusable`, `to_bool`, `to_float`, `logical_not`, `scalar_binop`, `builtin_call`,
+    `refuse_captured_tensors`, `tensor_attribute`, `size_call`, `shape_value`,
+    `shape_element`, `shape_tuple`, `unpack_shape`, and the handler `expr_Subscript`."""
 
     # ---- variables ----
 
     def read_variable(self, name: str, node: ast.AST) -> Value:
-        if name in self.env:
-            return self.env[name]
-        why = self.unusable.get(name)
+        if name in self.scripter.env:
+            return self.scripter.env[name]
+        why = self.scripter.unusable.get(name)
         if why is not None:
             raise self.error(
                 node,
-                f"`{name}` cannot be used here: {why.message}" + self.also_at(why.node),
+                f"`{name}` cannot be used here: {why.message}"
+                + self.scripter.control.also_at(why.node),
                 why.hint,
             )
         raise self.error(node, f"undefined name `{name}`")
 
     def mark_unusable(self, name: str, why: Unusable) -> None:
-        self.env.pop(name, None)
-        self.unusable[name] = why
+        self.scripter.env.pop(name, None)
+        self.scripter.unusable[name] = why
 
     # ---- truth and scalar arithmetic ----
 
@@ -116,24 +86,24 @@ class ValuesMixin:
         if kind == "bool":
             return value
         if kind == "Tensor":
-            return self.emit(node, ops_for_method("__bool__"), [value], {})[0]
+            return self.scripter.ops.emit(node, ops_for_method("__bool__"), [value], {})[0]
         if kind in ("int", "float"):
             op = AtenBoolIntOp if kind == "int" else AtenBoolFloatOp
-            return self.emit(node, (op,), [value], {})[0]
+            return self.scripter.ops.emit(node, (op,), [value], {})[0]
         raise self.error(node, f"a {kind} cannot be used as a condition")
 
     def logical_not(self, node: ast.UnaryOp) -> Value:
-        value = self.to_bool(self.expr(node.operand), node.operand)
+        value = self.to_bool(self.scripter.expressions.expr(node.operand), node.operand)
         if isinstance(value, bool):
             return not value
-        return self.emit(node, (AtenNotOp,), [value], {})[0]
+        return self.scripter.ops.emit(node, (AtenNotOp,), [value], {})[0]
 
     def to_float(self, value: Value, node: ast.AST) -> Value:
         if _is_constant(value):
             return float(value)
         if kind_of(value) == "float":
             return value
-        return self.emit(node, (AtenFloatScalarOp,), [value], {})[0]
+        return self.scripter.ops.emit(node, (AtenFloatScalarOp,), [value], {})[0]
 
     def scalar_binop(self, node: ast.AST, name: str, lhs: Value, rhs: Value) -> Value:
         """`a + b`, `a < b`, ... on Python scalars known only at run time.
@@ -149,7 +119,7 @@ class ValuesMixin:
             )
         if "float" in kinds or name == "truediv":
             lhs, rhs = self.to_float(lhs, node), self.to_float(rhs, node)
-        return self.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
+        return self.scripter.ops.emit(node, ops_for_operator(name), [lhs, rhs], {})[0]
 
     def scalar_power(self, node: ast.AST, base: Value, exponent: Value) -> Value:
         """`a ** b` of numbers known at run time (`q.size(-1) ** -0.5`), like Python: an int
@@ -164,13 +134,13 @@ class ValuesMixin:
         if isinstance(exponent, int | float) and abs(exponent) in (0.5, 1, 2, 3, 4):
             magnitude = abs(exponent)
             if magnitude == 0.5:
-                root = self.emit(node, (AtenSqrtFloatOp,), [value], {})[0]
+                root = self.scripter.ops.emit(node, (AtenSqrtFloatOp,), [value], {})[0]
             else:
                 root = self.scalar_power(node, value, int(magnitude))
             return root if exponent > 0 else self.scalar_binop(node, "truediv", 1.0, root)
-        logarithm = self.emit(node, (AtenLogFloatOp,), [value], {})[0]
+        logarithm = self.scripter.ops.emit(node, (AtenLogFloatOp,), [value], {})[0]
         scaled = self.scalar_binop(node, "mul", self.to_float(exponent, node), logarithm)
-        return self.emit(node, (AtenExpFloatOp,), [scaled], {})[0]
+        return self.scripter.ops.emit(node, (AtenExpFloatOp,), [scaled], {})[0]
 
     # ---- builtins ----
 
@@ -180,9 +150,9 @@ class ValuesMixin:
         if fn is builtins.getattr:
             return self.builtin_getattr(node, args)
         if fn in (builtins.enumerate, builtins.zip):
-            return self.iteration_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.iteration.iteration_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
         if fn in (builtins.list, builtins.tuple, builtins.reversed):
-            return self.sequence_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.iteration.sequence_call(node, fn, args)  # type: ignore[attr-defined,no-any-return]
         if fn is builtins.isinstance:
             return self.builtin_isinstance(node, args)
         handler = _BUILTINS.get(fn)
@@ -204,7 +174,8 @@ class ValuesMixin:
             {
                 n.id
                 for n in ast.walk(node)
-                if isinstance(n, ast.Name) and any(self.globals.get(n.id) is c for c in captured)
+                if isinstance(n, ast.Name)
+                and any(self.scripter.globals.get(n.id) is c for c in captured)
             }
         )
         shown = ", ".join(f"`{n}`" for n in names) or "a tensor"
@@ -217,19 +188,16 @@ class ValuesMixin:
 
     def builtin_getattr(self, node: ast.Call, args: list[Value]) -> Value:
         """`getattr(self, name)` with a name known while scripting: `self.<name>`."""
-        from frontend.script.modules import ModuleValue
 
         if len(args) != 2 or node.keywords or not isinstance(args[1], str):
             raise self.error(node, "getattr() takes a module and a name known while scripting")
         if not isinstance(args[0], ModuleValue):
             raise self.error(node, f"getattr() of a {kind_of(args[0])} is not supported")
         attribute = ast.copy_location(ast.Attribute(node.args[0], args[1], ast.Load()), node)
-        return self.module_attribute(attribute, args[0])  # type: ignore[attr-defined,no-any-return]
+        return self.scripter.modules.module_attribute(attribute, args[0])  # type: ignore[attr-defined,no-any-return]
 
     def builtin_isinstance(self, node: ast.Call, args: list[Value]) -> bool:
         """`isinstance(x, torch.Tensor)`: decided while scripting from the kind of `x`."""
-        from frontend.script.scripter import PyObject
-
         if len(args) != 2 or node.keywords:
             raise self.error(node, "isinstance() takes a value and a type")
         spec = args[1]
@@ -244,20 +212,19 @@ class ValuesMixin:
         return False
 
     def builtin_len(self, node: ast.AST, value: Value) -> Value:
-        from frontend.script.modules import ModuleValue
 
         if isinstance(value, ModuleValue):
-            return len(self.module_items(node, value))
+            return len(self.scripter.modules.module_items(node, value))
         if isinstance(value, ShapeValue):
-            return self.emit(node, (AtenDimOp,), [value.tensor], {})[0]
+            return self.scripter.ops.emit(node, (AtenDimOp,), [value.tensor], {})[0]
         if isinstance(value, tuple | list | dict):
             return len(value)  # type: ignore[arg-type]
         if isinstance(value, GrownList):
-            return self.grown_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.grown_lists.grown_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
         if kind_of(value) == "Tensor":
-            return self.emit(node, ops_for_method("__len__"), [value], {})[0]
+            return self.scripter.ops.emit(node, ops_for_method("__len__"), [value], {})[0]
         if kind_of(value) == "list[Tensor]" and isinstance(value, SSAValue):
-            return self.tensor_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.iteration.tensor_list_length(node, value)  # type: ignore[attr-defined,no-any-return]
         raise self.error(node, f"len() of {kind_of(value)} is not supported")
 
     def builtin_float(self, node: ast.AST, value: Value) -> Value:
@@ -267,7 +234,7 @@ class ValuesMixin:
             except ValueError as err:
                 raise self.error(node, f"ValueError: {err}") from None
         if kind_of(value) == "Tensor":
-            return self.emit(node, ops_for_method("__float__"), [value], {})[0]
+            return self.scripter.ops.emit(node, ops_for_method("__float__"), [value], {})[0]
         if kind_of(value) not in SCALAR_KINDS:
             raise self.error(node, f"float() of {kind_of(value)} is not supported")
         if kind_of(value) == "bool" and isinstance(value, SSAValue):
@@ -277,25 +244,25 @@ class ValuesMixin:
     def bool_as_number(self, node: ast.AST, value: SSAValue, one: Value, zero: Value) -> Value:
         """`float(b)` / `int(b)` of a bool known at run time: `one if b else zero`."""
         hidden = f"__bool_{id(node)}"
-        self.env[hidden] = value
+        self.scripter.env[hidden] = value
         choice = ast.IfExp(
             test=ast.Name(id=hidden, ctx=ast.Load()),
             body=ast.Constant(value=one),
             orelse=ast.Constant(value=zero),
         )
         try:
-            return self.expr(ast.copy_location(choice, node))  # type: ignore[arg-type]
+            return self.scripter.expressions.expr(ast.copy_location(choice, node))  # type: ignore[arg-type]
         finally:
-            del self.env[hidden]
+            del self.scripter.env[hidden]
 
     def builtin_int(self, node: ast.AST, value: Value) -> Value:
         kind = kind_of(value)
         if kind == "Tensor":
-            return self.emit(node, ops_for_method("__int__"), [value], {})[0]
+            return self.scripter.ops.emit(node, ops_for_method("__int__"), [value], {})[0]
         if _is_constant(value):
             return int(value)
         if kind == "float":
-            return self.emit(node, (AtenIntFloatOp,), [value], {})[0]
+            return self.scripter.ops.emit(node, (AtenIntFloatOp,), [value], {})[0]
         if kind == "int":
             return value
         if kind == "bool" and isinstance(value, SSAValue):
@@ -308,7 +275,7 @@ class ValuesMixin:
             raise self.error(node, f"sum() of {kind_of(value)} is not supported")
         total: Value = 0
         for item in value:
-            total = self.binop(node, ast.Add(), total, item)  # type: ignore[attr-defined]
+            total = self.scripter.operators.binop(node, ast.Add(), total, item)  # type: ignore[attr-defined]
         return total
 
     def builtin_bool(self, node: ast.AST, value: Value) -> Value:
@@ -317,13 +284,13 @@ class ValuesMixin:
     # ---- shapes ----
 
     def tensor_attribute(self, node: ast.Attribute, tensor: SSAValue) -> Value:
-        special = self.special_tensor_attribute(node, tensor)  # type: ignore[attr-defined]
+        special = self.scripter.tensor_methods.special_tensor_attribute(node, tensor)  # type: ignore[attr-defined]
         if special is not NOT_SPECIAL:
             return special  # type: ignore[no-any-return]
         if node.attr == "shape":
             return ShapeValue(tensor)
         if node.attr == "ndim":
-            return self.emit(node, (AtenDimOp,), [tensor], {})[0]
+            return self.scripter.ops.emit(node, (AtenDimOp,), [tensor], {})[0]
         raise self.error(
             node,
             f"unknown attribute `{node.attr}` of a Tensor",
@@ -343,7 +310,7 @@ class ValuesMixin:
                 "`shape` must be indexed with a constant int",
                 "use x.size(dim) with a constant dim",
             )
-        return self.emit(node, (AtenSizeIntOp,), [shape.tensor, index], {})[0]
+        return self.scripter.ops.emit(node, (AtenSizeIntOp,), [shape.tensor, index], {})[0]
 
     def unpack_shape(self, node: ast.AST, shape: ShapeValue, count: int) -> tuple[Value, ...]:
         """`n, m = x.shape`: the sizes of the first `count` dims (the rank must be `count`)."""
@@ -371,7 +338,7 @@ class ValuesMixin:
         known = known_tensor_type(shape.tensor)
         rank = known.rank if known is not None else None
         if rank is None:
-            return self.emit(node, (AtenSizeOp,), [shape.tensor], {})[0]
+            return self.scripter.ops.emit(node, (AtenSizeOp,), [shape.tensor], {})[0]
         return self.shape_tuple(node, shape)
 
     def shape_slice(self, node: ast.Subscript, shape: ShapeValue) -> Value:
@@ -379,34 +346,42 @@ class ValuesMixin:
         rank is unknown, `torch.aten.slice.t` of the whole shape (a list of ints)."""
         part = node.slice
         assert isinstance(part, ast.Slice)
-        bounds = [None if b is None else self.expr(b) for b in (part.lower, part.upper, part.step)]
+        bounds = [
+            None if b is None else self.scripter.expressions.expr(b)
+            for b in (part.lower, part.upper, part.step)
+        ]
         if any(b is not None and (not isinstance(b, int) or isinstance(b, bool)) for b in bounds):
             raise self.error(node, "a shape must be sliced with constant ints")
         known = known_tensor_type(shape.tensor)
         if known is None or known.rank is None:
             whole = self.shape_value(node, shape)
             step = 1 if bounds[2] is None else bounds[2]
-            return self.emit(node, (AtenSliceTOp,), [whole, bounds[0], bounds[1], step], {})[0]
+            return self.scripter.ops.emit(
+                node, (AtenSliceTOp,), [whole, bounds[0], bounds[1], step], {}
+            )[0]
         return self.shape_tuple(node, shape)[slice(*bounds)]  # type: ignore[misc]
 
     # ---- indexing ----
 
     def expr_Subscript(self, node: ast.Subscript) -> Value:  # noqa: N802
-        from frontend.script.modules import ModuleValue
 
-        base = self.expr(node.value)
+        base = self.scripter.expressions.expr(node.value)
         if is_python_object(base):  # `List[Tensor]` in `torch.jit.annotate(List[Tensor], [])`
-            return python_subscript(self, node, base)
+            return python_subscript(self.scripter, node, base)
         if isinstance(base, ModuleValue):
-            return self.module_index(node, base, self.expr(node.slice))
+            return self.scripter.modules.module_index(
+                node, base, self.scripter.expressions.expr(node.slice)
+            )
         if isinstance(base, ShapeValue):
             if isinstance(node.slice, ast.Slice):
                 return self.shape_slice(node, base)
-            return self.shape_element(node, base, self.expr(node.slice))
+            return self.shape_element(node, base, self.scripter.expressions.expr(node.slice))
         if isinstance(base, dict):
-            return self.dict_item(node, base)  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.dicts.dict_item(node, base)  # type: ignore[attr-defined,no-any-return]
         if isinstance(base, GrownList) and not isinstance(node.slice, ast.Slice):
-            return self.grown_list_item(node, base, self.expr(node.slice))  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.grown_lists.grown_list_item(
+                node, base, self.scripter.expressions.expr(node.slice)
+            )  # type: ignore[attr-defined,no-any-return]
         if isinstance(base, tuple | list):
             return self.sequence_item(node, base)
         if kind_of(base) == "list[Tensor]" and isinstance(base, SSAValue):
@@ -419,7 +394,7 @@ class ValuesMixin:
         """`t[i]`, `t[a:b]` of a tuple or list known while scripting: constant bounds."""
         if isinstance(node.slice, ast.Slice):
             return self.sequence_slice(node, base)
-        index = self.expr(node.slice)
+        index = self.scripter.expressions.expr(node.slice)
         if not isinstance(index, int) or isinstance(index, bool):
             raise self.error(node.slice, "tuples and lists must be indexed with a constant int")
         try:
@@ -431,25 +406,30 @@ class ValuesMixin:
         """`parts[i]` of a list of tensors made by an op (`torch.split(x, sizes)`): a
         constant index, checked once the list's length is known; an index known at run time
         (`for i in range(len(parts))`) makes the piece itself (`run_time_list_item`)."""
-        index = self.expr(node.slice)
+        index = self.scripter.expressions.expr(node.slice)
         if kind_of(index) == "int" and isinstance(index, SSAValue):
-            return self.run_time_list_item(node, items, index)  # type: ignore[attr-defined,no-any-return]
+            return self.scripter.iteration.run_time_list_item(node, items, index)  # type: ignore[attr-defined,no-any-return]
         if not isinstance(index, int) or isinstance(index, bool):
             raise self.error(node.slice, "a list of tensors must be indexed with an int")
-        op = self.builder.insert(PrimListGetItemOp(items, self.builder.materialize(index)))
+        op = self.scripter.builder.insert(
+            PrimListGetItemOp(items, self.scripter.builder.materialize(index))
+        )
         return op.results[0]
 
     def sequence_slice(self, node: ast.Subscript, base: tuple[Value, ...] | list[Value]) -> Value:
         """`parts[1:]`, `parts[::-1]` of a tuple or list: constant bounds."""
         part = node.slice
         assert isinstance(part, ast.Slice)
-        bounds = [None if b is None else self.expr(b) for b in (part.lower, part.upper, part.step)]
+        bounds = [
+            None if b is None else self.scripter.expressions.expr(b)
+            for b in (part.lower, part.upper, part.step)
+        ]
         if any(b is not None and (not isinstance(b, int) or isinstance(b, bool)) for b in bounds):
             raise self.error(node, "tuples and lists must be sliced with constant ints")
         if bounds[2] == 0:
             raise self.error(node, "slice step cannot be zero")
         picked = base[slice(*bounds)]  # type: ignore[misc]
-        return self.new_list(picked) if isinstance(picked, list) else picked  # type: ignore[attr-defined]
+        return self.scripter.expressions.new_list(picked) if isinstance(picked, list) else picked  # type: ignore[attr-defined]
 
     def index_tensor(self, node: ast.Subscript, value: Value) -> Value:
         """`x[0, 1:3, ..., idx]`, `x[rows, cols]`: ints select, slices slice, and the index
@@ -461,13 +441,13 @@ class ValuesMixin:
         if len(ellipses) > 1:
             raise self.error(node.slice, "an index can only have a single ellipsis (`...`)")
         values = {
-            i: self.expr(item)
+            i: self.scripter.expressions.expr(item)
             for i, item in enumerate(items)
             if not (isinstance(item, ast.Slice) or _is_ellipsis(item))
         }
         for i, v in values.items():  # `x[[0, 2], [1, 3]]`: constant index tensors
             if isinstance(v, list) and v and all(type(e) in (int, bool) for e in v):
-                values[i] = self.index_literal(v)  # type: ignore[attr-defined]
+                values[i] = self.scripter.stores.index_literal(v)  # type: ignore[attr-defined]
         tensors = [i for i, v in values.items() if kind_of(v) == "Tensor"]
         split = ellipses[0] if ellipses else len(items)
         dim, picked = 0, {}
@@ -509,17 +489,18 @@ class ValuesMixin:
                     )
                 dim += rank
             dims[dim] = values[i]
-        none = self.builder.materialize(None)
-        listed = self.builder.list_of([dims.get(d, none) for d in range(max(dims) + 1)])  # type: ignore[misc]
+        none = self.scripter.builder.materialize(None)
+        listed = self.scripter.builder.list_of([dims.get(d, none) for d in range(max(dims) + 1)])  # type: ignore[misc]
         at = node.slice if len(picked) > 1 else items[next(iter(picked))]
-        return self.emit(at, (AtenIndexTensorOp,), [value, listed], {})[0]
+        return self.scripter.ops.emit(at, (AtenIndexTensorOp,), [value, listed], {})[0]
 
     def index_one(self, item: ast.expr, index: Value, value: Value, dim: int) -> tuple[Value, int]:
         """Apply one index item (`index`: its value, unless a slice) at `dim`; also return how
         many dims it keeps (0 or 1). An index tensor keeps its dim here (`index_by_tensor`)."""
         if isinstance(item, ast.Slice):
             bounds = [
-                None if e is None else self.expr(e) for e in (item.lower, item.upper, item.step)
+                None if e is None else self.scripter.expressions.expr(e)
+                for e in (item.lower, item.upper, item.step)
             ]
             for expr, bound in zip((item.lower, item.upper, item.step), bounds):
                 if bound is not None and kind_of(bound) != "int":
@@ -530,9 +511,9 @@ class ValuesMixin:
                 return value, 1
             start, end, step = bounds
             args = [value, dim, start, end, 1 if step is None else step]
-            return self.emit(item, (AtenSliceTensorOp,), args, {})[0], 1
+            return self.scripter.ops.emit(item, (AtenSliceTensorOp,), args, {})[0], 1
         if index is None:  # a new axis of size 1, as x.unsqueeze(dim)
-            return self.emit(item, ops_for_method("unsqueeze"), [value, dim], {})[0], 1
+            return self.scripter.ops.emit(item, ops_for_method("unsqueeze"), [value, dim], {})[0], 1
         if kind_of(index) == "Tensor":
             return value, 1
         if kind_of(index) != "int":
@@ -544,7 +525,7 @@ class ValuesMixin:
                 if isinstance(index, str)
                 else "",
             )
-        return self.emit(item, (AtenSelectIntOp,), [value, dim, index], {})[0], 0
+        return self.scripter.ops.emit(item, (AtenSelectIntOp,), [value, dim, index], {})[0], 0
 
 
 def _is_ellipsis(node: ast.expr) -> bool:
@@ -552,11 +533,11 @@ def _is_ellipsis(node: ast.expr) -> bool:
 
 
 _BUILTINS: dict[Any, Callable[[Any, ast.AST, Value], Value]] = {
-    builtins.len: ValuesMixin.builtin_len,
-    builtins.float: ValuesMixin.builtin_float,
-    builtins.int: ValuesMixin.builtin_int,
-    builtins.bool: ValuesMixin.builtin_bool,
-    builtins.sum: ValuesMixin.builtin_sum,
+    builtins.len: Values.builtin_len,
+    builtins.float: Values.builtin_float,
+    builtins.int: Values.builtin_int,
+    builtins.bool: Values.builtin_bool,
+    builtins.sum: Values.builtin_sum,
 }
 
 
@@ -576,13 +557,9 @@ def _is_tensor(obj: Any) -> bool:
     return type(obj).__name__ in ("Tensor", "Parameter", "ndarray")
 
 
-def is_python_object(value: Value) -> bool:
-    return type(value).__name__ == "PyObject"
-
-
 def python_subscript(s: Any, node: ast.Subscript, base: Any) -> Any:
     """`base[index]` of a Python object (a typing construct), evaluated in Python."""
-    index = s.expr(node.slice)
+    index = s.expressions.expr(node.slice)
     items = index if isinstance(index, tuple) else (index,)
     plain = tuple(i.obj if is_python_object(i) else i for i in items)
     try:

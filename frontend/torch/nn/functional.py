@@ -98,7 +98,7 @@ def _batch_norm(
 ) -> Tensor:
     """Normalize each channel (dim 1); running statistics are not updated here (the module
     does that), as in `torch.nn.functional.batch_norm` called without them. Scriptable: a
-    scripted `F.batch_norm` is this function (`frontend/script/scripter.py`)."""
+    scripted `F.batch_norm` is this function (`frontend/script/call_sites.py`)."""
     if not training:
         if running_mean is None or running_var is None:
             raise ValueError("batch_norm: running_mean and running_var are needed unless training")
@@ -142,7 +142,7 @@ def _embedding(
     sparse: bool = False,
 ) -> Tensor:
     """The rows of `weight` at `input` (`torch.embedding` with its arguments swapped).
-    Scriptable: a scripted `F.embedding` is this function (`frontend/script/scripter.py`)."""
+    Scriptable: a scripted `F.embedding` is this function (`frontend/script/call_sites.py`)."""
     if max_norm is not None:
         raise NotImplementedError("F.embedding(max_norm=...) is not supported")
     index = -1 if padding_idx is None else padding_idx

@@ -1,4 +1,9 @@
-"""Entry points of scripting: a function, or each compiled method of a module."""
+"""Entry points of scripting: a function, or each compiled method of a module.
+
+`frontend.script` builds the IR (`FunctionScripter`); this module wraps it in the public
+`ScriptFunction` / `ScriptMethod` / `ScriptModule`, so the script package never imports the
+API that imports it.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +17,8 @@ from frontend.module import ScriptMethod, ScriptModule, exported_method_names
 from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.run.variants import Variants
 from frontend.script.calls import Compilation
-from frontend.script.modules import ModuleValue
 from frontend.script.scripter import FunctionScripter
+from frontend.script.value_kinds import ModuleValue
 
 
 def script_function(fn: Callable[..., Any]) -> ScriptFunction:
