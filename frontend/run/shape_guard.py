@@ -21,7 +21,7 @@ would read out of bounds.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntAttr, ModuleOp
@@ -29,14 +29,12 @@ from xdsl.ir import Attribute, Operation
 
 from dialects.torch.ops.prim import ConstantIntOp
 from dialects.torch.types import DYN, IntType, ValueTensorType
+from frontend.script.calls import CompiledFunction
 from lowering.pipeline import PipelineError, Stage, lower, make_context
 from lowering.signature import format_signature, parse_signature
 from lowering.torch_opt import TorchCanonicalizePass
 from lowering.torch_opt.inline import TorchInlinePass
 from lowering.torch_opt.refine_types import TorchRefineTypesPass
-
-if TYPE_CHECKING:
-    from frontend.function import CompiledCall, ScriptFunction
 
 Signature = tuple[Attribute, ...]
 TAG = "tsjit.guard_index"  # each op's place in the program, kept through refinement
@@ -47,11 +45,11 @@ class Specialization:
     """Code for one call that the general code would get wrong: `function` (the scripted
     function, or a copy with `int` arguments as constants) compiled for `signature`."""
 
-    def __init__(self, function: ScriptFunction, signature: Signature) -> None:
+    def __init__(self, function: CompiledFunction, signature: Signature) -> None:
         self.function = function
         self.signature = signature
 
-    def compiled(self) -> CompiledCall:
+    def compiled(self) -> Any:  # the function's CompiledCall
         fn = self.function
         return fn._compiled.get(self.signature) or fn._compile(self.signature)
 
@@ -60,13 +58,13 @@ class ShapeGuard:
     """Per scripted function: which calls need exact-shape (and exact-int) code."""
 
     def __init__(
-        self, function: ScriptFunction, make_variant: Callable[..., ScriptFunction]
+        self, function: CompiledFunction, make_variant: Callable[..., CompiledFunction]
     ) -> None:
         self.function = function
-        self.make_variant = make_variant  # (module, name, python_fn) -> a ScriptFunction
+        self.make_variant = make_variant  # (module, name, python_fn) -> a CompiledFunction
         self.checked: dict[tuple[Any, ...], Specialization | None] = {}
         self.shape_ints: dict[Signature, tuple[int, ...]] = {}  # positions, per signature
-        self.variants: dict[tuple[tuple[int, int], ...], ScriptFunction] = {}
+        self.variants: dict[tuple[tuple[int, int], ...], CompiledFunction] = {}
 
     def fast_path_safe(self, signature: Signature) -> bool:
         """Whether one kernel serves every call with these argument types and shapes (no
@@ -129,7 +127,7 @@ class ShapeGuard:
             self.shape_ints[signature] = positions
         return self.shape_ints[signature]
 
-    def _variant(self, ints: tuple[tuple[int, int], ...], module: ModuleOp) -> ScriptFunction:
+    def _variant(self, ints: tuple[tuple[int, int], ...], module: ModuleOp) -> CompiledFunction:
         if ints not in self.variants:
             fn = self.function
             self.variants[ints] = self.make_variant(module, fn.name, fn.python_fn)
