@@ -3,7 +3,7 @@
 `cholesky` / `matrix_power`).
 
 inv, det, slogdet and cholesky are computed matrix by matrix by numba kernels
-(`lowering/run/kernels/linear_algebra.py`: LU with partial pivoting, Cholesky), called like the
+(`dialects/torch/matrix_kernels.py`: LU with partial pivoting, Cholesky), called like the
 along-dim kernels with the rows dim the second to last. solve decomposes into `inv(A) @ B`,
 matrix_power into repeated squaring (`matmul`), inverting first for a negative power.
 """
@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch import kernel_refs, matrix_kernels
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
@@ -24,6 +25,13 @@ from dialects.torch.ops.aten_lookup import aten
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.types import DYN, BoolType, IntType, ValueTensorType
 
+EAGER_KERNELS = {
+    "inverse": matrix_kernels.inverse_kernel,
+    "det": matrix_kernels.det_kernel,
+    "slogdet": matrix_kernels.slogdet_kernel,
+    "cholesky": matrix_kernels.cholesky_kernel,
+}
+"""The numba kernels the compiled ops call, run by the eager references."""
 TORCH_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
@@ -46,17 +54,11 @@ def check_square(name: str, a: TensorMeta, floats_only: bool = True) -> None:
         )
 
 
-def _kernel(name: str) -> Any:
-    from lowering.run.kernels import linear_algebra as linalg_kernels
-
-    return linalg_kernels.KERNELS[f"tsjit.linalg_{name}"]
-
-
 def run_kernel(name: str, a: Any, outputs: list[Any], *scalars: int) -> None:
     """Run kernel `name` on numpy `a` ([..., n, n]) writing `outputs` (eager references)."""
     n = a.shape[-1] if a.ndim else 1
     batch = int(np.prod(a.shape[:-2]))
-    _kernel(name)(np.ascontiguousarray(a), batch, n, n, *scalars, *outputs)
+    EAGER_KERNELS[name](np.ascontiguousarray(a), batch, n, n, *scalars, *outputs)
 
 
 class _MatrixKernelOp(AlongDimOp):
@@ -98,7 +100,7 @@ class AtenLinalgInvOp(_RaisingKernelOp):
     name = "torch.aten.linalg_inv"
     SCHEMA = "aten::linalg_inv(Tensor A) -> Tensor"
     PY_NAMES = ("torch.linalg.inv", "torch.inverse", "Tensor.inverse")
-    KERNEL = "tsjit.linalg_inverse"
+    KERNEL = kernel_refs.LINALG_INVERSE
     LABEL = "inv"
     SAMPLES = (Sample(Tn((2, 3, 3), low=1.0, high=3.0)),)
     A = operand_def(ValueTensorType)
@@ -118,7 +120,7 @@ class AtenLinalgDetOp(_MatrixKernelOp):
     name = "torch.aten.linalg_det"
     SCHEMA = "aten::linalg_det(Tensor A) -> Tensor"
     PY_NAMES = ("torch.linalg.det", "torch.det", "Tensor.det")
-    KERNEL = "tsjit.linalg_det"
+    KERNEL = kernel_refs.LINALG_DET
     LABEL = "det"
     KEEPS_MATRIX = False
     SAMPLES = (Sample(Tn((2, 3, 3), "float64")),)
@@ -140,7 +142,7 @@ class AtenLinalgSlogdetOp(_MatrixKernelOp):
     name = "torch.aten.linalg_slogdet"
     SCHEMA = "aten::linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)"
     PY_NAMES = ("torch.linalg.slogdet", "torch.slogdet", "Tensor.slogdet")
-    KERNEL = "tsjit.linalg_slogdet"
+    KERNEL = kernel_refs.LINALG_SLOGDET
     LABEL = "slogdet"
     KEEPS_MATRIX = False
     SAMPLES = (Sample(Tn((2, 3, 3))),)
@@ -163,7 +165,7 @@ class AtenLinalgCholeskyOp(_RaisingKernelOp):
     name = "torch.aten.linalg_cholesky"
     SCHEMA = "aten::linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor"
     PY_NAMES = ("torch.linalg.cholesky",)
-    KERNEL = "tsjit.linalg_cholesky"
+    KERNEL = kernel_refs.LINALG_CHOLESKY
     LABEL = "cholesky"
     # random samples are positive-definite only as 1 x 1 matrices (tests/e2e/test_ops_s8.py
     # has larger ones)

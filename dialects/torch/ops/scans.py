@@ -13,6 +13,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch import kernel_refs
 from dialects.torch.dtypes import INT64, DType
 from dialects.torch.families import explicit_dtype
 from dialects.torch.meta import TensorMeta
@@ -68,7 +69,7 @@ class AtenCumsumOp(AccumulateOp):
     SCHEMA = "aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"
     PY_NAMES = ("torch.cumsum", "Tensor.cumsum")
     SAMPLES = (Sample(Tn((3, 5)), 1), Sample(Tn((4, 3), "bool"), 0))
-    KERNEL = "tsjit.cumsum"
+    KERNEL = kernel_refs.CUMSUM
     NUMPY = staticmethod(np.cumsum)
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
@@ -87,7 +88,7 @@ class AtenCumprodOp(AccumulateOp):
         Sample(Tn((2, 4, 3), low=0.5, high=1.5), -2),
         Sample(Tn((5,), "int32", -3, 3), 0, dtype=7),
     )
-    KERNEL = "tsjit.cumprod"
+    KERNEL = kernel_refs.CUMPROD
     NUMPY = staticmethod(np.cumprod)
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
@@ -126,7 +127,7 @@ def _cumulative_extreme(stem: str, largest: bool) -> Any:
         SCHEMA = f"aten::{stem}(Tensor self, int dim) -> (Tensor values, Tensor indices)"
         PY_NAMES = (f"torch.{stem}", f"Tensor.{stem}")
         SAMPLES = (Sample(Tn((3, 5)), 1), Sample(Tn((4, 3), "int64", -2, 2), 0))
-        KERNEL = "tsjit.cumextreme"
+        KERNEL = kernel_refs.CUMEXTREME
         self_ = operand_def(ValueTensorType)
         dim = operand_def(IntType)
         values = result_def(ValueTensorType)
@@ -163,7 +164,7 @@ class AtenLogcumsumexpOp(AlongDimOp):
     SCHEMA = "aten::logcumsumexp(Tensor self, int dim) -> Tensor"
     PY_NAMES = ("torch.logcumsumexp", "Tensor.logcumsumexp")
     SAMPLES = (Sample(Tn((3, 5), low=-30.0, high=30.0), 1), Sample(Tn((4,), "float64"), 0))
-    KERNEL = "tsjit.logcumsumexp"
+    KERNEL = kernel_refs.LOGCUMSUMEXP
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     result = result_def(ValueTensorType)

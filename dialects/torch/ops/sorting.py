@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch import kernel_refs
 from dialects.torch.dtypes import INT64
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, torch_op
@@ -53,7 +54,7 @@ class SortingOp(AlongDimOp):
     """sort / argsort: the whole row in stable sorted order (`descending` keeps ties in
     order); RESULTS says which of (values, indices) the op returns."""
 
-    KERNEL = "tsjit.sort"
+    KERNEL = kernel_refs.SORT
     RETURNS_VALUES = True
 
     @classmethod
@@ -205,7 +206,7 @@ class AtenTopkOp(AlongDimOp):
     )
     PY_NAMES = ("torch.topk", "Tensor.topk")
     SAMPLES = (Sample(Tn((3, 6)), 2), Sample(Tn((5, 2), "float64"), 3, 0, False))
-    KERNEL = "tsjit.sort"
+    KERNEL = kernel_refs.SORT
     self_ = operand_def(ValueTensorType)
     k = operand_def(IntType)
     dim = operand_def(IntType)
@@ -272,7 +273,7 @@ class AtenTopkOp(AlongDimOp):
 class KthOp(AlongDimOp):
     """One element per row: the k-th smallest (kthvalue) or the lower median."""
 
-    KERNEL = "tsjit.kth"
+    KERNEL = kernel_refs.KTH
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
@@ -434,7 +435,7 @@ class AtenModeOp(KthOp):
     )
     PY_NAMES = ("torch.mode", "Tensor.mode")
     SAMPLES = (Sample(Tn((3, 8), "int64", -2, 2)), Sample(Tn((6, 2), "int32", 0, 3), 0, True))
-    KERNEL = "tsjit.mode"
+    KERNEL = kernel_refs.MODE
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     keepdim = operand_def(BoolType)
