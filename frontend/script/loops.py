@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.ops.prim import PrimLoopConditionOp, PrimLoopOp
-from dialects.torch.ops.scalar import AtenDeriveIndexOp, AtenRangeLengthOp
+from dialects.torch.ops.scalars import AtenDeriveIndexOp, AtenRangeLengthOp
 from dialects.torch.types import DYN, IntType, ValueTensorType
 from frontend.errors import ScriptError
 from frontend.ir.builder import IRBuilder, Value, kind_of

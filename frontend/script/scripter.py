@@ -18,7 +18,7 @@ from dialects.torch.dtypes import DType
 from dialects.torch.meta import ShapeError
 from dialects.torch.ops.pieces import AtenUnbindIntOp
 from dialects.torch.ops.prim import PrimListUnpackOp
-from dialects.torch.ops.scalar import (
+from dialects.torch.ops.scalars import (
     AtenCeilFloatOp,
     AtenExpFloatOp,
     AtenFloorFloatOp,

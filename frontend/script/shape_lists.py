@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import SSAValue
 
-from dialects.torch.ops.shape_lists import AtenAddTOp
+from dialects.torch.ops.data_movement import AtenAddTOp
 from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
 

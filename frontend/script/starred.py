@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import SSAValue
 
-from dialects.torch.ops.shape_lists import AtenSliceTOp
+from dialects.torch.ops.data_movement import AtenSliceTOp
 from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
 from frontend.script.tensor_methods import known_tensor_type

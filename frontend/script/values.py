@@ -19,10 +19,11 @@ from dialects.torch.ops.data_movement import (
     AtenSizeIntOp,
     AtenSizeOp,
     AtenSliceTensorOp,
+    AtenSliceTOp,
 )
 from dialects.torch.ops.indexing import AtenIndexTensorOp
 from dialects.torch.ops.prim import PrimListGetItemOp
-from dialects.torch.ops.scalar import (
+from dialects.torch.ops.scalars import (
     AtenBoolFloatOp,
     AtenBoolIntOp,
     AtenExpFloatOp,
@@ -32,7 +33,6 @@ from dialects.torch.ops.scalar import (
     AtenNotOp,
     AtenSqrtFloatOp,
 )
-from dialects.torch.ops.shape_lists import AtenSliceTOp
 from frontend.errors import ScriptError
 from frontend.ir.builder import IRBuilder, Value, kind_of
 from frontend.ir.resolve import ops_for_method, ops_for_operator

@@ -14,12 +14,7 @@ from dialects.torch.families import ScalarOperand
 from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.norms import (
-    AtenNormScalarOp,
-    AtenNormScalarOptDimOp,
-    order_value,
-    p_norm,
-)
+from dialects.torch.ops.norms import AtenNormScalarOp, AtenNormScalarOptDimOp, order_value, p_norm
 from dialects.torch.ops.op_sequence import OpSequence
 from dialects.torch.types import NoneType, StrType, ValueTensorType
 
@@ -141,4 +136,7 @@ def _sizes_agree(a: int, b: int) -> bool | None:
     return a == b
 
 
-OPS = (AtenDistOp, AtenCdistOp)
+OPS = (
+    AtenDistOp,
+    AtenCdistOp,
+)

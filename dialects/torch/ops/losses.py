@@ -182,9 +182,6 @@ def _probabilities(
     _reduce(s, losses, reduction, None)
 
 
-# ---- the numpy reference ----
-
-
 def _log_softmax(x: Any, axis: int) -> Any:
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))

@@ -38,9 +38,6 @@ def _reduced(shape: Any, dim: int | None, keepdim: bool) -> Any:
     return (*shape[:dim], 1, *shape[dim + 1 :]) if keepdim else shape[:dim] + shape[dim + 1 :]
 
 
-# ---- nanmedian ----
-
-
 def numpy_nanmedian(x: Any, axis: int) -> tuple[Any, Any]:
     """Lower median of the non-NaN values along axis (NaN if none), and its index."""
     order = np.argsort(x, axis=axis, kind="stable")
@@ -140,9 +137,6 @@ class AtenNanmedianDimOp(TorchOp):
             values = seq.call(aten("squeeze.dim"), values, axis)
             indices = seq.call(aten("squeeze.dim"), indices, axis)
         return Decomposition(seq.ops, [values, indices])
-
-
-# ---- quantile, nanquantile ----
 
 
 def check_quantile(name: str, x: TensorMeta, q: Any, interpolation: Any) -> None:
@@ -358,17 +352,28 @@ def _quantile_op(stem: str, q_kind: str, ignore_nan: bool, samples: tuple[Any, .
 AtenQuantileOp = _quantile_op("quantile", "tensor", False, (
     Sample(Tn((3, 5)), Tn((2,), low=0.0, high=1.0), 1, True),
 ))  # fmt: skip
+
+
 AtenQuantileScalarOp = _quantile_op("quantile", "float", False, (
     Sample(Tn((4, 3), "float64"), 0.75, None, interpolation="nearest"),
 ))  # fmt: skip
+
+
 AtenNanquantileOp = _quantile_op("nanquantile", "tensor", True, (
     Sample(Tn((2, 4), "float64"), Tn((3,), "float64", 0.0, 1.0), 0),
 ))  # fmt: skip
+
+
 AtenNanquantileScalarOp = _quantile_op("nanquantile", "float", True, (
     Sample(Tn((3, 5)), 0.5, -1, interpolation="midpoint"),
 ))  # fmt: skip
 
+
 OPS = (
-    AtenNanmedianOp, AtenNanmedianDimOp, AtenQuantileOp, AtenQuantileScalarOp,
-    AtenNanquantileOp, AtenNanquantileScalarOp,
-)  # fmt: skip
+    AtenNanmedianOp,
+    AtenNanmedianDimOp,
+    AtenQuantileOp,
+    AtenQuantileScalarOp,
+    AtenNanquantileOp,
+    AtenNanquantileScalarOp,
+)

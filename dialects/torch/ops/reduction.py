@@ -50,9 +50,6 @@ def _widened(x: Any, dtype: int | None) -> Any:
     return np.int64 if x.dtype.kind in "bi" else None
 
 
-# ---- sum, prod, mean ----
-
-
 @torch_op
 class AtenSumOp(SumMixin, ReductionOp):
     """Sum of all elements, a 0-d tensor; ints and bools sum as int64 (`torch.sum(x)`)."""
@@ -174,9 +171,6 @@ class AtenMeanDimOp(MeanMixin, ReductionOp):
             return np.mean(x, axis=axes(dim, x.ndim), keepdims=keepdim, dtype=_widened(x, dtype))
 
 
-# ---- max, min ----
-
-
 def _max_or_min(
     mixin: Any, stem: str, numpy_fn: Any, arg_fn: Any, word: str
 ) -> tuple[Any, Any, Any]:
@@ -243,6 +237,8 @@ def _max_or_min(
 
 
 AtenMaxOp, AtenMaxDimOp, AtenAmaxOp = _max_or_min(MaxMixin, "max", np.max, np.argmax, "largest")
+
+
 AtenMinOp, AtenMinDimOp, AtenAminOp = _max_or_min(MinMixin, "min", np.min, np.argmin, "smallest")
 
 
@@ -272,9 +268,9 @@ def _arg(mixin: Any, stem: str, numpy_fn: Any) -> Any:
 
 
 AtenArgmaxOp = _arg(MaxMixin, "max", np.argmax)
-AtenArgminOp = _arg(MinMixin, "min", np.argmin)
 
-# ---- all, any ----
+
+AtenArgminOp = _arg(MinMixin, "min", np.argmin)
 
 
 def _all_or_any(mixin: Any, stem: str, numpy_fn: Any) -> tuple[Any, Any, Any]:
@@ -333,9 +329,9 @@ def _all_or_any(mixin: Any, stem: str, numpy_fn: Any) -> tuple[Any, Any, Any]:
 
 
 AtenAllOp, AtenAllDimOp, AtenAllDimsOp = _all_or_any(AllMixin, "all", np.all)
-AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp = _all_or_any(AnyMixin, "any", np.any)
 
-# ---- logsumexp ----
+
+AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp = _all_or_any(AnyMixin, "any", np.any)
 
 
 @torch_op
@@ -371,9 +367,6 @@ class AtenLogsumexpOp(ReduceDimsOp):
             total = np.sum(np.exp(wide - shift), axis=reduced, keepdims=True)
             out = np.log(total) + shift
         return out if keepdim else np.squeeze(out, axis=reduced)
-
-
-# ---- equal ----
 
 
 @torch_op
@@ -419,9 +412,26 @@ class AtenEqualOp(TorchOp):
 
 
 OPS = (
-    AtenSumOp, AtenSumDimIntListOp, AtenProdOp, AtenProdDimIntOp, AtenMeanOp, AtenMeanDimOp,
-    AtenMaxOp, AtenMaxDimOp, AtenAmaxOp, AtenMinOp, AtenMinDimOp, AtenAminOp,
-    AtenArgmaxOp, AtenArgminOp,
-    AtenAllOp, AtenAllDimOp, AtenAllDimsOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
-    AtenLogsumexpOp, AtenEqualOp,
-)  # fmt: skip
+    AtenSumOp,
+    AtenSumDimIntListOp,
+    AtenProdOp,
+    AtenProdDimIntOp,
+    AtenMeanOp,
+    AtenMeanDimOp,
+    AtenMaxOp,
+    AtenMaxDimOp,
+    AtenAmaxOp,
+    AtenMinOp,
+    AtenMinDimOp,
+    AtenAminOp,
+    AtenArgmaxOp,
+    AtenArgminOp,
+    AtenAllOp,
+    AtenAllDimOp,
+    AtenAllDimsOp,
+    AtenAnyOp,
+    AtenAnyDimOp,
+    AtenAnyDimsOp,
+    AtenLogsumexpOp,
+    AtenEqualOp,
+)

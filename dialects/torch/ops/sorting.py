@@ -33,7 +33,7 @@ from dialects.torch.ops.along_dim import (
 from dialects.torch.ops.data_movement import AtenSliceTensorOp
 from dialects.torch.ops.op_sequence import Decomposition, OpSequence, known_rank
 from dialects.torch.ops.prim import raise_if
-from dialects.torch.ops.scalar import AtenGtIntOp, AtenLtIntOp, AtenOrBoolOp
+from dialects.torch.ops.scalars import AtenGtIntOp, AtenLtIntOp, AtenOrBoolOp
 from dialects.torch.types import DYN, BoolType, IntType, NoneType, ValueTensorType
 
 WHOLE_ROW = -1  # the sort kernel's `k` for "every element of the row"
@@ -45,9 +45,6 @@ def _pair(shape: Any, x: TensorMeta) -> list[Attribute]:
 
 def _axis(x: Any, dim: int) -> int:
     return dim % x.ndim if x.ndim else 0
-
-
-# ---- sort, argsort, msort ----
 
 
 class SortingOp(AlongDimOp):
@@ -188,9 +185,6 @@ class AtenMsortOp(SortingOp):
     @staticmethod
     def eager(x: Any) -> Any:
         return _sorted(x, 0, False)[0]
-
-
-# ---- topk, kthvalue, median ----
 
 
 @torch_op
@@ -466,6 +460,14 @@ class AtenModeOp(KthOp):
 
 
 OPS = (
-    AtenSortOp, AtenSortStableOp, AtenArgsortOp, AtenArgsortStableOp, AtenMsortOp,
-    AtenTopkOp, AtenKthvalueOp, AtenMedianOp, AtenMedianDimOp, AtenModeOp,
-)  # fmt: skip
+    AtenSortOp,
+    AtenSortStableOp,
+    AtenArgsortOp,
+    AtenArgsortStableOp,
+    AtenMsortOp,
+    AtenTopkOp,
+    AtenKthvalueOp,
+    AtenMedianOp,
+    AtenMedianDimOp,
+    AtenModeOp,
+)

@@ -50,9 +50,6 @@ def _sum_sizes(seq: OpSequence, sizes: list[Any]) -> Any:
     return total
 
 
-# ---- block_diag ----
-
-
 def _as_matrix_shape(t: TensorMeta) -> tuple[int, int]:
     if t.rank == 0:
         return (1, 1)
@@ -129,9 +126,6 @@ class AtenBlockDiagOp(TorchOp):
         return seq.ops
 
 
-# ---- cartesian_prod ----
-
-
 @torch_op
 class AtenCartesianProdOp(TorchOp):
     """`torch.cartesian_prod(a, b, ...)`: every combination of the 1-D inputs' elements, one
@@ -184,9 +178,6 @@ class AtenCartesianProdOp(TorchOp):
             columns.append(seq.call(aten("reshape"), grid, [-1]))
         seq.call(aten("stack"), seq.list_of(columns), 1)
         return seq.ops
-
-
-# ---- atleast_1d / 2d / 3d ----
 
 
 def at_least(shape: tuple[int, ...], rank: int) -> tuple[int, ...]:
@@ -276,10 +267,21 @@ def _atleast(rank: int) -> tuple[Any, Any]:
 
 
 AtenAtleast1dOp, AtenAtleast1dSequenceOp = _atleast(1)
+
+
 AtenAtleast2dOp, AtenAtleast2dSequenceOp = _atleast(2)
+
+
 AtenAtleast3dOp, AtenAtleast3dSequenceOp = _atleast(3)
 
+
 OPS = (
-    AtenBlockDiagOp, AtenCartesianProdOp, AtenAtleast1dOp, AtenAtleast1dSequenceOp,
-    AtenAtleast2dOp, AtenAtleast2dSequenceOp, AtenAtleast3dOp, AtenAtleast3dSequenceOp,
-)  # fmt: skip
+    AtenBlockDiagOp,
+    AtenCartesianProdOp,
+    AtenAtleast1dOp,
+    AtenAtleast1dSequenceOp,
+    AtenAtleast2dOp,
+    AtenAtleast2dSequenceOp,
+    AtenAtleast3dOp,
+    AtenAtleast3dSequenceOp,
+)
