@@ -14,8 +14,30 @@ from dialects.torch.families import ScalarOperand
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import (
+    AtenAddTensorOp,
+    AtenDivScalarOp,
+    AtenDivTensorOp,
+    AtenMulScalarOp,
+    AtenSubScalarOp,
+    AtenSubTensorOp,
+)
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.clamping import AtenClampMaxOp
+from dialects.torch.ops.comparison import (
+    AtenEqTensorOp,
+    AtenGeScalarOp,
+    AtenGeTensorOp,
+    AtenGtTensorOp,
+    AtenLeScalarOp,
+    AtenLeTensorOp,
+)
+from dialects.torch.ops.constructors import AtenArangeOp, AtenFullOp
+from dialects.torch.ops.logical import AtenLogicalAndOp, AtenLogicalNotOp, AtenWhereScalarOtherOp
+from dialects.torch.ops.math_functions import AtenFloorOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.reduction import AtenAmaxOp, AtenAminOp, AtenSumDimIntListOp
+from dialects.torch.ops.views import AtenReshapeOp, AtenUnsqueezeOp
 from dialects.torch.types import DYN, BoolType, IntType, NoneType, StrType, ValueTensorType
 
 
@@ -33,12 +55,12 @@ def insertion_points(sequence: Any, values: Any, right: bool) -> Any:
 
 def count_after(seq: OpSequence, sequence: SSAValue, values: SSAValue, right: bool, int32: bool):  # type: ignore[no-untyped-def]
     """The decomposition: compare, negate, sum over the sequence's dim."""
-    column = seq.call(aten("unsqueeze"), values, -1)
-    rows = sequence if known_rank(sequence) == 1 else seq.call(aten("unsqueeze"), sequence, -2)
-    compared = seq.call(aten("gt.Tensor" if right else "ge.Tensor"), rows, column)
-    after = seq.call(aten("logical_not"), compared)
+    column = seq.call(AtenUnsqueezeOp, values, -1)
+    rows = sequence if known_rank(sequence) == 1 else seq.call(AtenUnsqueezeOp, sequence, -2)
+    compared = seq.call(AtenGtTensorOp if right else AtenGeTensorOp, rows, column)
+    after = seq.call(AtenLogicalNotOp, compared)
     dtype = (INT32 if int32 else INT64).scalar_type
-    return seq.call(aten("sum.dim_IntList"), after, [-1], False, dtype)
+    return seq.call(AtenSumDimIntListOp, after, [-1], False, dtype)
 
 
 def _result(values: Any, int32: Any) -> list[Attribute]:
@@ -48,7 +70,7 @@ def _result(values: Any, int32: Any) -> list[Attribute]:
 
 def _scalar_tensor(seq: OpSequence, value: SSAValue, like: SSAValue) -> SSAValue:
     """A Python number as a 0-d tensor of the sequence's dtype."""
-    return seq.call(aten("full"), [], value, like.type.element.scalar_type)  # type: ignore[attr-defined]
+    return seq.call(AtenFullOp, [], value, like.type.element.scalar_type)  # type: ignore[attr-defined]
 
 
 class _Bucketize(TorchOp):
@@ -269,42 +291,40 @@ class AtenHistcOp(TorchOp):
             return None
         bins, low, high = arg_value(bins_value), arg_value(low_value), arg_value(high_value)
         seq = OpSequence()
-        flat = seq.call(aten("reshape"), x, [-1])
+        flat = seq.call(AtenReshapeOp, x, [-1])
         if low == high:
             lo, hi = self.data_range(seq, flat)
-            span = seq.call(aten("sub.Tensor"), hi, lo, 1)
-            shifted = seq.call(aten("sub.Tensor"), flat, lo, 1)
-            scaled = seq.call(aten("div.Tensor"), seq.call(aten("mul.Scalar"), shifted, bins), span)
-            inside = seq.call(aten("logical_and"), seq.call(aten("ge.Tensor"), flat, lo),
-                              seq.call(aten("le.Tensor"), flat, hi))  # fmt: skip
+            span = seq.call(AtenSubTensorOp, hi, lo, 1)
+            shifted = seq.call(AtenSubTensorOp, flat, lo, 1)
+            scaled = seq.call(AtenDivTensorOp, seq.call(AtenMulScalarOp, shifted, bins), span)
+            inside = seq.call(AtenLogicalAndOp, seq.call(AtenGeTensorOp, flat, lo),
+                              seq.call(AtenLeTensorOp, flat, hi))  # fmt: skip
         else:
-            shifted = seq.call(aten("sub.Scalar"), flat, low, 1)
+            shifted = seq.call(AtenSubScalarOp, flat, low, 1)
             scaled = seq.call(
-                aten("div.Scalar"), seq.call(aten("mul.Scalar"), shifted, bins), high - low
+                AtenDivScalarOp, seq.call(AtenMulScalarOp, shifted, bins), high - low
             )  # torch's order of operations
-            inside = seq.call(aten("logical_and"), seq.call(aten("ge.Scalar"), flat, low),
-                              seq.call(aten("le.Scalar"), flat, high))  # fmt: skip
-        position = seq.call(aten("to.dtype"), seq.call(aten("floor"), scaled), INT64.scalar_type,
+            inside = seq.call(AtenLogicalAndOp, seq.call(AtenGeScalarOp, flat, low),
+                              seq.call(AtenLeScalarOp, flat, high))  # fmt: skip
+        position = seq.call(AtenToDtypeOp, seq.call(AtenFloorOp, scaled), INT64.scalar_type,
                             False, False, None)  # fmt: skip
-        position = seq.call(aten("clamp_max"), position, bins - 1)
-        position = seq.call(aten("where.ScalarOther"), inside, position, -1)
-        column = seq.call(aten("unsqueeze"), position, 1)
-        hits = seq.call(
-            aten("eq.Tensor"), column, seq.call(aten("arange"), bins, INT64.scalar_type)
-        )
+        position = seq.call(AtenClampMaxOp, position, bins - 1)
+        position = seq.call(AtenWhereScalarOtherOp, inside, position, -1)
+        column = seq.call(AtenUnsqueezeOp, position, 1)
+        hits = seq.call(AtenEqTensorOp, column, seq.call(AtenArangeOp, bins, INT64.scalar_type))
         dtype = self.result.type.element.scalar_type  # type: ignore[attr-defined]
-        seq.call(aten("sum.dim_IntList"), hits, [0], False, dtype)
+        seq.call(AtenSumDimIntListOp, hits, [0], False, dtype)
         return seq.ops
 
     @staticmethod
     def data_range(seq: OpSequence, flat: SSAValue) -> tuple[SSAValue, SSAValue]:
         """The data's min and max (0-d), moved 1 apart each way if equal."""
-        empty_min = seq.call(aten("amin"), flat, [], False)
-        empty_max = seq.call(aten("amax"), flat, [], False)
-        equal = seq.call(aten("eq.Tensor"), empty_min, empty_max)
-        lo = seq.call(aten("sub.Tensor"), empty_min, seq.call(aten("to.dtype"), equal,
+        empty_min = seq.call(AtenAminOp, flat, [], False)
+        empty_max = seq.call(AtenAmaxOp, flat, [], False)
+        equal = seq.call(AtenEqTensorOp, empty_min, empty_max)
+        lo = seq.call(AtenSubTensorOp, empty_min, seq.call(AtenToDtypeOp, equal,
                       flat.type.element.scalar_type, False, False, None), 1)  # type: ignore[attr-defined]  # fmt: skip
-        hi = seq.call(aten("add.Tensor"), empty_max, seq.call(aten("to.dtype"), equal,
+        hi = seq.call(AtenAddTensorOp, empty_max, seq.call(AtenToDtypeOp, equal,
                       flat.type.element.scalar_type, False, False, None), 1)  # type: ignore[attr-defined]  # fmt: skip
         return lo, hi
 

@@ -1,5 +1,6 @@
 """Comparisons: gt, lt, ge, le, eq, ne (Tensor and Scalar), the elementwise extremes
-maximum / minimum (`torch.max(a, b)`), fmax / fmin (NaN-ignoring) and isin (membership)."""
+maximum / minimum (`torch.max(a, b)`), fmax / fmin (NaN-ignoring), isin (membership) and
+`torch.equal` (same shape and values)."""
 
 from __future__ import annotations
 
@@ -20,10 +21,14 @@ from dialects.torch.families import (
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.logical import AtenLogicalNotOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.prim import ConstantBoolOp
+from dialects.torch.ops.reduction import AtenAllOp, AtenAnyDimOp, AtenAnyOp
+from dialects.torch.ops.scalars import AtenBoolTensorOp
+from dialects.torch.ops.views import AtenReshapeOp, AtenUnsqueezeOp
 from dialects.torch.scalar_builder import ScalarBuilder
-from dialects.torch.types import BoolType, ValueTensorType
+from dialects.torch.types import DYN, BoolType, ValueTensorType
 
 COMPARE_SAMPLES = (
     Sample(Tn((3, 4)), Tn((3, 4))),
@@ -189,7 +194,7 @@ class _Isin(TorchOp):
 
     def finish(self, seq: OpSequence, found: Any) -> Any:
         if arg_value(self.operands[3]) is True:
-            seq.call(aten("logical_not"), found)
+            seq.call(AtenLogicalNotOp, found)
         return seq.ops
 
 
@@ -214,10 +219,10 @@ class AtenIsinTensorTensorOp(_Isin):
         if known_rank(elements) is None:
             return None
         seq = OpSequence()
-        column = seq.call(aten("unsqueeze"), elements, -1)
-        row = seq.call(aten("reshape"), test, [-1])
-        equal = seq.call(aten("eq.Tensor"), column, row)
-        return self.finish(seq, seq.call(aten("any.dim"), equal, -1, False))
+        column = seq.call(AtenUnsqueezeOp, elements, -1)
+        row = seq.call(AtenReshapeOp, test, [-1])
+        equal = seq.call(AtenEqTensorOp, column, row)
+        return self.finish(seq, seq.call(AtenAnyDimOp, equal, -1, False))
 
 
 @torch_op
@@ -238,7 +243,7 @@ class AtenIsinTensorScalarOp(_Isin):
 
     def decompose(self) -> Any:
         seq = OpSequence()
-        found = seq.call(aten("eq.Scalar"), self.operands[0], self.operands[1])
+        found = seq.call(AtenEqScalarOp, self.operands[0], self.operands[1])
         return self.finish(seq, found)
 
 
@@ -260,8 +265,48 @@ class AtenIsinScalarTensorOp(_Isin):
 
     def decompose(self) -> Any:
         seq = OpSequence()
-        equal = seq.call(aten("eq.Scalar"), self.operands[1], self.operands[0])
-        return self.finish(seq, seq.call(aten("any"), equal))
+        equal = seq.call(AtenEqScalarOp, self.operands[1], self.operands[0])
+        return self.finish(seq, seq.call(AtenAnyOp, equal))
+
+
+@torch_op
+class AtenEqualOp(TorchOp):
+    """`torch.equal(a, b)` / `a.equal(b)`: whether both have the same shape and values, a
+    Python bool. Decomposes into `bool((a == b).all())`, or `False` when the shapes known
+    while compiling differ (sizes known only at run time are assumed equal: a mismatch there
+    broadcasts or fails like `==`)."""
+
+    name = "torch.aten.equal"
+    SCHEMA = "aten::equal(Tensor self, Tensor other) -> bool"
+    PY_NAMES = ("torch.equal", "Tensor.equal")
+    SAMPLES = (Sample(Tn((3, 4), "int64", 0, 1.5), Tn((3, 4), "int64", 0, 1.5)),
+               Sample(Tn((2, 3)), Tn((3, 2))))  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ValueTensorType)
+    result = result_def(BoolType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return [BoolType()]
+
+    @staticmethod
+    def eager(x: Any, other: Any) -> Any:
+        return bool(x.shape == other.shape and np.array_equal(x, other))
+
+    def decompose(self) -> Any:
+        a, b = self.self_.type, self.other.type
+        if not (isinstance(a, ValueTensorType) and isinstance(b, ValueTensorType)):
+            return None
+        if a.sizes is None or b.sizes is None:
+            return None
+        if len(a.sizes) != len(b.sizes) or any(
+            x != y and DYN not in (x, y) for x, y in zip(a.sizes, b.sizes)
+        ):
+            return [ConstantBoolOp(False)]
+        s = OpSequence()
+        same = s.call(AtenEqTensorOp, self.self_, self.other)
+        s.call(AtenBoolTensorOp, s.call(AtenAllOp, same))
+        return s.ops
 
 
 OPS = (
@@ -286,4 +331,5 @@ OPS = (
     AtenIsinTensorTensorOp,
     AtenIsinTensorScalarOp,
     AtenIsinScalarTensorOp,
+    AtenEqualOp,
 )

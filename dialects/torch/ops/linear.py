@@ -12,7 +12,9 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.arithmetic import AtenMulTensorOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.views import AtenFlattenUsingIntsOp, AtenUnsqueezeOp
 from dialects.torch.types import DYN, BoolType, FloatType, IntType, NoneType, ValueTensorType
 
 ScalarOperand = IntType | FloatType | BoolType
@@ -241,12 +243,6 @@ class AtenLinearOp(TorchOp):
         return out if bias is None else out + bias
 
 
-def _op(name: str) -> type[TorchOp]:
-    from dialects.torch.registry import BY_NAME
-
-    return BY_NAME[f"torch.aten.{name}"]
-
-
 def _torch_dtype(meta: TensorMeta) -> str:
     names = {"float32": "float", "float64": "double", "int64": "long", "int32": "int"}
     return names.get(meta.dtype.name, meta.dtype.name)  # type: ignore[union-attr]
@@ -337,12 +333,12 @@ class AtenBilinearOp(TorchOp):
         if rank is None or known_rank(self.weight) != 3:
             return None
         s = OpSequence()
-        rows = s.call(_op("unsqueeze"), self.input1, -1)
-        columns = s.call(_op("unsqueeze"), self.input2, -2)
-        outer = s.call(_op("mul.Tensor"), rows, columns)
-        pairs = s.call(_op("flatten.using_ints"), outer, -2, -1)
-        weight = s.call(_op("flatten.using_ints"), self.weight, 1, 2)
-        s.call(_op("linear"), pairs, weight, self.bias)
+        rows = s.call(AtenUnsqueezeOp, self.input1, -1)
+        columns = s.call(AtenUnsqueezeOp, self.input2, -2)
+        outer = s.call(AtenMulTensorOp, rows, columns)
+        pairs = s.call(AtenFlattenUsingIntsOp, outer, -2, -1)
+        weight = s.call(AtenFlattenUsingIntsOp, self.weight, 1, 2)
+        s.call(AtenLinearOp, pairs, weight, self.bias)
         return s.ops
 
 

@@ -14,9 +14,16 @@ from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.along_dim import AlongDimOp, KernelPlan
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import AtenMulTensorOp
+from dialects.torch.ops.comparison import AtenLtScalarOp
+from dialects.torch.ops.constructors import AtenOnesLikeOp
+from dialects.torch.ops.diagonals import AtenDiagEmbedOp, AtenDiagonalOp
+from dialects.torch.ops.linear import AtenMatmulOp
+from dialects.torch.ops.logical import AtenWhereScalarSelfOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.reduction import AtenSumDimIntListOp
 from dialects.torch.ops.tensor_lists import listed, tensor_list
+from dialects.torch.ops.views import AtenCloneOp, AtenSqueezeDimOp, AtenUnsqueezeOp
 from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
 
 EAGER_KERNELS = {
@@ -220,7 +227,7 @@ class AtenLinalgSolveOp(TorchOp):
         inverse = TensorMeta(a.shape, a.dtype)
         b_matrix = TensorMeta((*b.shape, 1) if vector else b.shape, b.dtype)
         first, second = (inverse, b_matrix) if left is not False else (b_matrix, inverse)
-        (typ,) = aten("matmul").infer(first, second)
+        (typ,) = AtenMatmulOp.infer(first, second)
         shape = typ.sizes  # type: ignore[attr-defined]
         if shape is not None and vector:
             shape = shape[:-1]
@@ -241,13 +248,13 @@ class AtenLinalgSolveOp(TorchOp):
         vector = solve_shapes(TensorMeta.of_type(a.type), TensorMeta.of_type(b.type))  # type: ignore[arg-type]
         seq = OpSequence()
         inverse = seq.call(AtenLinalgInvOp, a)
-        matrix = seq.call(aten("unsqueeze"), b, -1) if vector else b
+        matrix = seq.call(AtenUnsqueezeOp, b, -1) if vector else b
         if arg_value(left) is False:
-            product = seq.call(aten("matmul"), matrix, inverse)
+            product = seq.call(AtenMatmulOp, matrix, inverse)
         else:
-            product = seq.call(aten("matmul"), inverse, matrix)
+            product = seq.call(AtenMatmulOp, inverse, matrix)
         if vector:
-            seq.call(aten("squeeze.dim"), product, -1)
+            seq.call(AtenSqueezeDimOp, product, -1)
         return seq.ops
 
 
@@ -289,19 +296,19 @@ class AtenLinalgMatrixPowerOp(TorchOp):
             return None
         seq = OpSequence()
         if power == 0:
-            diagonal = seq.call(aten("diagonal"), a, 0, -2, -1)
-            ones = seq.call(aten("ones_like"), diagonal, None)
-            seq.call(aten("diag_embed"), ones, 0, -2, -1)
+            diagonal = seq.call(AtenDiagonalOp, a, 0, -2, -1)
+            ones = seq.call(AtenOnesLikeOp, diagonal, None)
+            seq.call(AtenDiagEmbedOp, ones, 0, -2, -1)
             return seq.ops
         base = seq.call(AtenLinalgInvOp, a) if power < 0 else a
         result = None
         for bit in bin(abs(power))[2:]:  # left to right: square, then multiply
             if result is not None:
-                result = seq.call(aten("matmul"), result, result)
+                result = seq.call(AtenMatmulOp, result, result)
             if bit == "1":
-                result = base if result is None else seq.call(aten("matmul"), result, base)
+                result = base if result is None else seq.call(AtenMatmulOp, result, base)
         if not seq.ops:  # A ** 1
-            seq.call(aten("clone"), a, None)
+            seq.call(AtenCloneOp, a, None)
         return seq.ops
 
 
@@ -344,7 +351,7 @@ class AtenLinalgMultiDotOp(TorchOp):
                 )
         result: Any = tensors[0]
         for t in tensors[1:]:
-            (typ,) = aten("matmul").infer(result, t)
+            (typ,) = AtenMatmulOp.infer(result, t)
             result = TensorMeta.of_type(typ)  # type: ignore[arg-type]
         return [result.to_type()]
 
@@ -362,7 +369,7 @@ class AtenLinalgMultiDotOp(TorchOp):
         seq = OpSequence()
         result = tensors[0]
         for t in tensors[1:]:
-            result = seq.call(aten("matmul"), result, t)
+            result = seq.call(AtenMatmulOp, result, t)
         return seq.ops
 
 
@@ -393,8 +400,8 @@ class AtenLinalgVecdotOp(TorchOp):
                 "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
                 f"{_float_name(x.dtype)} and y of type {_float_name(y.dtype)} instead"
             )
-        (product,) = aten("mul.Tensor").infer(x, y)
-        return aten("sum.dim_IntList").infer(TensorMeta.of_type(product), [dim], False, None)  # type: ignore[arg-type]
+        (product,) = AtenMulTensorOp.infer(x, y)
+        return AtenSumDimIntListOp.infer(TensorMeta.of_type(product), [dim], False, None)  # type: ignore[arg-type]
 
     @staticmethod
     def eager(x: Any, y: Any, dim: int = -1) -> Any:
@@ -403,8 +410,8 @@ class AtenLinalgVecdotOp(TorchOp):
     def decompose(self) -> Any:
         x, y, dim = self.operands
         seq = OpSequence()
-        product = seq.call(aten("mul.Tensor"), x, y)
-        seq.call(aten("sum.dim_IntList"), product, [arg_value(dim)], False, None)
+        product = seq.call(AtenMulTensorOp, x, y)
+        seq.call(AtenSumDimIntListOp, product, [arg_value(dim)], False, None)
         return seq.ops
 
 
@@ -425,7 +432,7 @@ class AtenLinalgDiagonalOp(TorchOp):
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
-        return aten("diagonal").infer(*args)
+        return AtenDiagonalOp.infer(*args)
 
     @staticmethod
     def eager(a: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
@@ -433,7 +440,7 @@ class AtenLinalgDiagonalOp(TorchOp):
 
     def decompose(self) -> Any:
         seq = OpSequence()
-        seq.call(aten("diagonal"), *self.operands)
+        seq.call(AtenDiagonalOp, *self.operands)
         return seq.ops
 
 
@@ -464,8 +471,8 @@ class AtenLogdetOp(TorchOp):
         seq = OpSequence()
         slogdet = seq.add(AtenLinalgSlogdetOp.build([self.self_]))
         sign, log = slogdet.results
-        negative = seq.call(aten("lt.Scalar"), sign, 0)
-        seq.call(aten("where.ScalarSelf"), negative, float("nan"), log)
+        negative = seq.call(AtenLtScalarOp, sign, 0)
+        seq.call(AtenWhereScalarSelfOp, negative, float("nan"), log)
         return seq.ops
 
 

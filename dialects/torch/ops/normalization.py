@@ -14,9 +14,19 @@ from dialects.torch.families import explicit_dtype
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.arithmetic import AtenAddTensorOp, AtenMulTensorOp
+from dialects.torch.ops.arithmetic import (
+    AtenAddScalarOp,
+    AtenAddTensorOp,
+    AtenDivScalarOp,
+    AtenDivTensorOp,
+    AtenMulScalarOp,
+    AtenMulTensorOp,
+    AtenPowTensorScalarOp,
+)
 from dialects.torch.ops.casts import AtenTypeAsOp
+from dialects.torch.ops.data_movement import AtenSliceTensorOp
 from dialects.torch.ops.op_sequence import OpSequence
+from dialects.torch.ops.padding import AtenConstantPadNdOp
 from dialects.torch.ops.views import AtenReshapeOp
 from dialects.torch.types import (
     DYN,
@@ -492,12 +502,6 @@ def _as_dtype_of(s: OpSequence, value: SSAValue, like: SSAValue) -> SSAValue:
     return s.call(AtenTypeAsOp, value, like)
 
 
-def _op(name: str) -> type[TorchOp]:
-    from dialects.torch.registry import BY_NAME
-
-    return BY_NAME[f"torch.aten.{name}"]
-
-
 @torch_op
 class AtenLocalResponseNormOp(TorchOp):
     """`F.local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0)` over dim 1 of an
@@ -545,17 +549,17 @@ class AtenLocalResponseNormOp(TorchOp):
             return None
         size = self.arg_values()[1]
         s = OpSequence()
-        squares = s.call(_op("mul.Tensor"), x, x)
+        squares = s.call(AtenMulTensorOp, x, x)
         pads = [0, 0] * (x.type.rank - 2) + [size // 2, (size - 1) // 2]
-        padded = s.call(_op("constant_pad_nd"), squares, pads, 0.0)
+        padded = s.call(AtenConstantPadNdOp, squares, pads, 0.0)
         total = None
         for j in range(size):
             end = j - (size - 1) if j < size - 1 else None  # the padded dim is C + size - 1
-            window = s.call(_op("slice.Tensor"), padded, 1, j, end, 1)
-            total = window if total is None else s.call(_op("add.Tensor"), total, window, 1)
-        scaled = s.call(_op("div.Scalar"), s.call(_op("mul.Scalar"), total, self.alpha), size)
-        base = s.call(_op("add.Scalar"), scaled, self.k, 1)
-        s.call(_op("div.Tensor"), x, s.call(_op("pow.Tensor_Scalar"), base, self.beta))
+            window = s.call(AtenSliceTensorOp, padded, 1, j, end, 1)
+            total = window if total is None else s.call(AtenAddTensorOp, total, window, 1)
+        scaled = s.call(AtenDivScalarOp, s.call(AtenMulScalarOp, total, self.alpha), size)
+        base = s.call(AtenAddScalarOp, scaled, self.k, 1)
+        s.call(AtenDivTensorOp, x, s.call(AtenPowTensorScalarOp, base, self.beta))
         return s.ops
 
 

@@ -26,7 +26,14 @@ from dialects.torch.families import ReduceDimsOp, ScalarOperand, SumMixin, expli
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import (
+    AtenAddScalarOp,
+    AtenMulScalarOp,
+    AtenMulTensorOp,
+    AtenReciprocalOp,
+)
+from dialects.torch.ops.comparison import AtenGtScalarOp
+from dialects.torch.ops.logical import AtenWhereScalarOtherOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.reduction import axes
 from dialects.torch.scalar_builder import ScalarBuilder
@@ -461,12 +468,12 @@ class AtenRenormOp(TorchOp):
         axis = normalize_dim(arg_value(dim), rank)
         others = [d for d in range(rank) if d != axis]
         seq = OpSequence()
-        norm = seq.call(aten("linalg_vector_norm"), x, p, others, True, None)
-        shifted = seq.call(aten("add.Scalar"), norm, EPSILON, 1)
-        scale = seq.call(aten("mul.Scalar"), seq.call(aten("reciprocal"), shifted), maxnorm)
-        above = seq.call(aten("gt.Scalar"), norm, maxnorm)
-        factor = seq.call(aten("where.ScalarOther"), above, scale, 1.0)
-        seq.call(aten("mul.Tensor"), x, factor)
+        norm = seq.call(AtenLinalgVectorNormOp, x, p, others, True, None)
+        shifted = seq.call(AtenAddScalarOp, norm, EPSILON, 1)
+        scale = seq.call(AtenMulScalarOp, seq.call(AtenReciprocalOp, shifted), maxnorm)
+        above = seq.call(AtenGtScalarOp, norm, maxnorm)
+        factor = seq.call(AtenWhereScalarOtherOp, above, scale, 1.0)
+        seq.call(AtenMulTensorOp, x, factor)
         return seq.ops
 
 

@@ -15,6 +15,7 @@ from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import AtenSliceTensorOp
 from dialects.torch.ops.joining import AtenCatOp
 from dialects.torch.ops.op_sequence import OpSequence
+from dialects.torch.ops.reduction import AtenAmaxOp
 from dialects.torch.ops.spatial import (
     IntList,
     OneDimOp,
@@ -397,9 +398,7 @@ class AtenAdaptiveMaxPool2dValuesOp(TorchOp):
             return None
         if DYN in x.type.sizes[-2:]:
             return None
-        from dialects.torch.registry import BY_NAME
-
-        amax = BY_NAME["torch.aten.amax"]
+        amax = AtenAmaxOp
         s = OpSequence()
         out = x
         rank = len(x.type.sizes)

@@ -13,9 +13,17 @@ from dialects.torch.dtypes import DEFAULT_FLOAT, INT64
 from dialects.torch.meta import Dynamic, ShapeError
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
-from dialects.torch.ops.constructors import DTypeOperand, ScalarOperand, requested_dtype
+from dialects.torch.ops.arithmetic import AtenPowTensorTensorOp
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.constructors import (
+    AtenArangeOp,
+    DTypeOperand,
+    ScalarOperand,
+    requested_dtype,
+)
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.reorder import AtenFlipOp
+from dialects.torch.ops.views import AtenUnsqueezeOp
 from dialects.torch.types import DYN, BoolType, FloatType, IntType, NoneType, ValueTensorType
 
 
@@ -204,11 +212,11 @@ class AtenVanderOp(TorchOp):
         columns = arg_value(n)
         columns = seq.size(x, 0) if columns is None else columns
         if not self.result.type.element.is_float:  # type: ignore[attr-defined]
-            x = seq.call(aten("to.dtype"), x, INT64.scalar_type, False, False, None)
-        exponents = seq.call(aten("arange"), columns, INT64.scalar_type)
-        powers = seq.call(aten("pow.Tensor_Tensor"), seq.call(aten("unsqueeze"), x, 1), exponents)
+            x = seq.call(AtenToDtypeOp, x, INT64.scalar_type, False, False, None)
+        exponents = seq.call(AtenArangeOp, columns, INT64.scalar_type)
+        powers = seq.call(AtenPowTensorTensorOp, seq.call(AtenUnsqueezeOp, x, 1), exponents)
         if arg_value(increasing) is not True:
-            seq.call(aten("flip"), powers, [1])
+            seq.call(AtenFlipOp, powers, [1])
         return seq.ops
 
 

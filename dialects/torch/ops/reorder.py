@@ -12,11 +12,10 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.scalars import AtenFloordivIntOp, AtenMulIntOp
 from dialects.torch.ops.shapes import size_list
-from dialects.torch.ops.views import AtenPermuteOp, AtenTransposeIntOp, AtenViewOp
+from dialects.torch.ops.views import AtenCloneOp, AtenPermuteOp, AtenTransposeIntOp, AtenViewOp
 from dialects.torch.types import DYN, IntType, ListType, ValueTensorType
 
 
@@ -333,12 +332,12 @@ class AtenRot90Op(TorchOp):
         turns = arg_value(k) % 4
         seq = OpSequence()
         if turns == 0:
-            seq.call(aten("clone"), x, None)
+            seq.call(AtenCloneOp, x, None)
         elif turns == 2:
-            seq.call(aten("flip"), x, [first, second])
+            seq.call(AtenFlipOp, x, [first, second])
         else:
-            flipped = seq.call(aten("flip"), x, [second if turns == 1 else first])
-            seq.call(aten("transpose.int"), flipped, first, second)
+            flipped = seq.call(AtenFlipOp, x, [second if turns == 1 else first])
+            seq.call(AtenTransposeIntOp, flipped, first, second)
         return seq.ops
 
 

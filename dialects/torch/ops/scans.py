@@ -17,8 +17,18 @@ from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.along_dim import AlongDimOp, KernelPlan, row_dim
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import (
+    AtenAddTensorOp,
+    AtenMulScalarOp,
+    AtenMulTensorOp,
+    AtenSubTensorOp,
+)
+from dialects.torch.ops.data_movement import AtenSliceTensorOp
+from dialects.torch.ops.joining import AtenCatOp
+from dialects.torch.ops.logical import AtenLogicalXorOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.reduction import AtenSumDimIntListOp
+from dialects.torch.ops.views import AtenCloneOp, AtenViewOp
 from dialects.torch.types import DYN, FloatType, IntType, NoneType, ValueTensorType
 
 
@@ -239,18 +249,18 @@ class _Trapezoid(TorchOp):
         return np.moveaxis(out, -1, dim) if cls.CUMULATIVE else out
 
     def lower_sum(self, seq: OpSequence, y: SSAValue, spacing: SSAValue | float, axis: int) -> Any:
-        later = seq.call(aten("slice.Tensor"), y, axis, 1, None, 1)
-        earlier = seq.call(aten("slice.Tensor"), y, axis, 0, -1, 1)
-        pairs = seq.call(aten("add.Tensor"), later, earlier, 1)
+        later = seq.call(AtenSliceTensorOp, y, axis, 1, None, 1)
+        earlier = seq.call(AtenSliceTensorOp, y, axis, 0, -1, 1)
+        pairs = seq.call(AtenAddTensorOp, later, earlier, 1)
         if isinstance(spacing, float):
-            scaled = seq.call(aten("mul.Scalar"), pairs, spacing / 2)
+            scaled = seq.call(AtenMulScalarOp, pairs, spacing / 2)
         else:
-            halves = seq.call(aten("mul.Scalar"), pairs, 0.5)
-            scaled = seq.call(aten("mul.Tensor"), halves, spacing)
+            halves = seq.call(AtenMulScalarOp, pairs, 0.5)
+            scaled = seq.call(AtenMulTensorOp, halves, spacing)
         if self.CUMULATIVE:
-            seq.call(aten("cumsum"), scaled, axis, None)
+            seq.call(AtenCumsumOp, scaled, axis, None)
         else:
-            seq.call(aten("sum.dim_IntList"), scaled, [axis], False, None)
+            seq.call(AtenSumDimIntListOp, scaled, [axis], False, None)
         return seq.ops
 
 
@@ -296,13 +306,13 @@ class _WithPoints(_Trapezoid):
         axis = normalize_dim(arg_value(dim), rank)
         seq = OpSequence()
         if x_rank <= 1:  # points along `dim` (a 0-d x: one point)
-            x = seq.call(aten("view"), x, [-1 if d == axis else 1 for d in range(rank)])
+            x = seq.call(AtenViewOp, x, [-1 if d == axis else 1 for d in range(rank)])
             x_axis = axis
         else:
             x_axis = axis - rank + x_rank  # x broadcasts against y from the right
-        later = seq.call(aten("slice.Tensor"), x, x_axis, 1, None, 1)
-        earlier = seq.call(aten("slice.Tensor"), x, x_axis, 0, -1, 1)
-        return self.lower_sum(seq, y, seq.call(aten("sub.Tensor"), later, earlier, 1), axis)
+        later = seq.call(AtenSliceTensorOp, x, x_axis, 1, None, 1)
+        earlier = seq.call(AtenSliceTensorOp, x, x_axis, 0, -1, 1)
+        return self.lower_sum(seq, y, seq.call(AtenSubTensorOp, later, earlier, 1), axis)
 
 
 @torch_op
@@ -434,16 +444,16 @@ class AtenDiffOp(TorchOp):
         axis = normalize_dim(arg_value(dim), rank)
         seq = OpSequence()
         parts = [p for p in (prepend, x, append) if isinstance(p.type, ValueTensorType)]
-        current = seq.call(aten("cat"), seq.list_of(parts), axis) if len(parts) > 1 else x
+        current = seq.call(AtenCatOp, seq.list_of(parts), axis) if len(parts) > 1 else x
         for _ in range(arg_value(n)):
-            later = seq.call(aten("slice.Tensor"), current, axis, 1, None, 1)
-            earlier = seq.call(aten("slice.Tensor"), current, axis, 0, -1, 1)
+            later = seq.call(AtenSliceTensorOp, current, axis, 1, None, 1)
+            earlier = seq.call(AtenSliceTensorOp, current, axis, 0, -1, 1)
             if _is_bool(current):
-                current = seq.call(aten("logical_xor"), later, earlier)
+                current = seq.call(AtenLogicalXorOp, later, earlier)
             else:
-                current = seq.call(aten("sub.Tensor"), later, earlier, 1)
+                current = seq.call(AtenSubTensorOp, later, earlier, 1)
         if not seq.ops:
-            seq.call(aten("clone"), x, None)
+            seq.call(AtenCloneOp, x, None)
         return seq.ops
 
 

@@ -14,9 +14,16 @@ from dialects.torch.families import ScalarOperand, VarianceOp
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import AtenDivScalarOp, AtenDivTensorOp, AtenSubTensorOp
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.clamping import AtenClampOp
+from dialects.torch.ops.diagonals import AtenDiagonalOp
+from dialects.torch.ops.linear import AtenMatmulOp
+from dialects.torch.ops.math_functions import AtenSqrtOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
-from dialects.torch.ops.reduction import axes
+from dialects.torch.ops.reduction import AtenMeanDimOp, axes
+from dialects.torch.ops.scalars import AtenMaxIntOp, AtenSubIntOp
+from dialects.torch.ops.views import AtenTOp, AtenUnsqueezeOp, AtenViewOp
 from dialects.torch.types import BoolType, IntType, ListType, NoneType, ValueTensorType
 
 
@@ -131,20 +138,20 @@ def covariance(seq: OpSequence, x: SSAValue, correction: Any, result: Any) -> SS
     rank = known_rank(x)
     element = result.element
     if x.type.element != element:  # type: ignore[attr-defined]
-        x = seq.call(aten("to.dtype"), x, element.scalar_type, False, False, None)
+        x = seq.call(AtenToDtypeOp, x, element.scalar_type, False, False, None)
     if rank != 2:
-        x = seq.call(aten("view"), x, [1, -1])
-    centered = seq.call(aten("sub.Tensor"), x, seq.call(aten("mean.dim"), x, [1], True, None), 1)
-    products = seq.call(aten("matmul"), centered, seq.call(aten("t"), centered))
+        x = seq.call(AtenViewOp, x, [1, -1])
+    centered = seq.call(AtenSubTensorOp, x, seq.call(AtenMeanDimOp, x, [1], True, None), 1)
+    products = seq.call(AtenMatmulOp, centered, seq.call(AtenTOp, centered))
     observations = seq.size(x, 1)
     if isinstance(observations, int):
         divisor: Any = max(observations - correction, 0)
     else:
-        divisor = seq.call(aten("max.int"), seq.call(aten("sub.int"), observations, correction), 0)
-    scaled = seq.call(aten("div.Scalar"), products, divisor)
+        divisor = seq.call(AtenMaxIntOp, seq.call(AtenSubIntOp, observations, correction), 0)
+    scaled = seq.call(AtenDivScalarOp, products, divisor)
     if result.sizes:
         return scaled
-    return seq.call(aten("view"), scaled, [])
+    return seq.call(AtenViewOp, scaled, [])
 
 
 def numpy_cov(x: Any, correction: int) -> Any:
@@ -225,12 +232,12 @@ class AtenCorrcoefOp(TorchOp):
         seq = OpSequence()
         c = covariance(seq, self.self_, 1, self.result.type)
         if not self.result.type.sizes:  # type: ignore[attr-defined]
-            seq.call(aten("div.Tensor"), c, c)
+            seq.call(AtenDivTensorOp, c, c)
             return seq.ops
-        std = seq.call(aten("sqrt"), seq.call(aten("diagonal"), c, 0, 0, 1))
-        rows = seq.call(aten("div.Tensor"), c, seq.call(aten("unsqueeze"), std, 1))
-        scaled = seq.call(aten("div.Tensor"), rows, seq.call(aten("unsqueeze"), std, 0))
-        seq.call(aten("clamp"), scaled, -1.0, 1.0)
+        std = seq.call(AtenSqrtOp, seq.call(AtenDiagonalOp, c, 0, 0, 1))
+        rows = seq.call(AtenDivTensorOp, c, seq.call(AtenUnsqueezeOp, std, 1))
+        scaled = seq.call(AtenDivTensorOp, rows, seq.call(AtenUnsqueezeOp, std, 0))
+        seq.call(AtenClampOp, scaled, -1.0, 1.0)
         return seq.ops
 
 
