@@ -1,6 +1,13 @@
 """Activations: relu, sigmoid, gelu (erf and tanh forms), silu, leaky_relu, softplus, the elu
 family (elu, selu, celu), mish, log_sigmoid, prelu and glu. The clamp-like, piecewise-linear
-ones (hardtanh, hardswish, the shrinks, threshold) are `clamping.py`."""
+ones (hardtanh, hardswish, the shrinks, threshold) are `clamping.py`.
+
+Ops whose `torch.nn.functional` function takes an `inplace` argument that the ATen op does not
+(`F.elu(input, alpha, inplace)` against `aten::elu(self, alpha, scale, input_scale)`) are
+spelled `torch.<name>` only; `F.<name>` is then frontend.torch's Python function of the same
+signature (frontend/torch/nn/activation_functions.py), which calls the op. The formulas
+follow PyTorch's CPU kernels, NaN included.
+"""
 
 from __future__ import annotations
 

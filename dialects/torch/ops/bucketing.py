@@ -1,5 +1,11 @@
 """Placing values among others: `torch.bucketize` and `torch.searchsorted` (the bucket of each
-value in sorted boundaries), and `torch.histc` (counts in equal-width bins)."""
+value in sorted boundaries), and `torch.histc` (counts in equal-width bins).
+
+Both count the sequence elements the value goes after, which is torch's binary search for a
+sorted sequence: `!(s >= v)` (left) or `!(s > v)` (right), so a NaN value goes after all. The
+count compares each value with the whole row (`(v[..., None] vs s[..., None, :]).sum(-1)`):
+fine for the short boundary lists these functions take. `sorter=` is refused.
+"""
 
 from __future__ import annotations
 

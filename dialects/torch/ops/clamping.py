@@ -1,6 +1,13 @@
 """Clamping and the piecewise-linear activations built like it: clamp (Scalar and Tensor
 bounds), clamp_min / clamp_max, hardtanh, hardswish, hardsigmoid, softshrink, hardshrink and
-threshold."""
+threshold.
+
+Ops whose `torch.nn.functional` function takes an `inplace` argument that the ATen op does not
+(`F.elu(input, alpha, inplace)` against `aten::elu(self, alpha, scale, input_scale)`) are
+spelled `torch.<name>` only; `F.<name>` is then frontend.torch's Python function of the same
+signature (frontend/torch/nn/activation_functions.py), which calls the op. The formulas
+follow PyTorch's CPU kernels, NaN included.
+"""
 
 from __future__ import annotations
 

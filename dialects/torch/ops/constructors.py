@@ -1,5 +1,10 @@
 """Tensor constructors: zeros, ones, full, empty, arange, the `*_like` and `new_*` forms, and
-filling a tensor with one value (`fill_`, `zero_`)."""
+filling a tensor with one value (`fill_`, `zero_`).
+
+Sizes are `int[]` lists whose elements may be known only at run time (`torch.zeros(x.size(0),
+4)`); `dtype=` is a torch ScalarType code (6 float32, 7 float64, 4 int64, 3 int32, 11 bool).
+`empty` gives zeros (its values are unspecified in torch).
+"""
 
 from __future__ import annotations
 

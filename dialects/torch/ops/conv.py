@@ -1,5 +1,10 @@
 """Convolution: `conv2d` and `conv1d`, each with numeric padding and its `padding="same"/"valid"`
-overload (conv1d runs as conv2d over a unit dim)."""
+overload (conv1d runs as conv2d over a unit dim).
+
+Input (N, C_in, H, W) or unbatched (C_in, H, W); weight (C_out, C_in / groups, kH, kW); bias
+(C_out). `padding="same"` pads d * (k - 1) in total per dim, the odd one at the bottom/right,
+and needs stride 1. Stride, numeric padding, dilation and groups are compile-time constants.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,15 @@
 """Data movement and shape queries: indexing (`x[0]`, `x[:, 1:3]`), `x.size(i)`, `x.dim()`,
-`len(x)`, and the int lists built from shapes while the rank is unknown (`x.shape[:-1]`)."""
+`len(x)`, and the int lists built from shapes while the rank is unknown (`x.shape[:-1]`).
+
+The int lists: once `torch-refine-types` expands `torch.aten.size` into a `torch.prim.ListConstruct`, each
+decomposes (`torch-decompose`) into the `ListConstruct` of the elements it picks, and the
+users' shape rules read the sizes one by one.
+
+```mlir
+%s = torch.aten.size %x : !torch.vtensor<*,unk> -> !torch.list<int>
+%l = torch.aten.slice.t %s, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+```
+"""
 
 from __future__ import annotations
 

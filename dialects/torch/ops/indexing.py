@@ -1,6 +1,11 @@
 """Reading at index tensors and masks: index_select, gather, embedding, `x[index]` /
 `x[:, index]`, `x[mask]` and masked_select (through nonzero), and the composites one_hot and
-take_along_dim."""
+take_along_dim.
+
+Indices must be int64 or int32 and in range (torch raises IndexError otherwise; the compiled
+code checks `x[...]`'s index tensors, not those of index_select, gather and embedding, where
+an index out of range reads an unspecified element).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,16 @@
 """Joining and splitting: cat, stack and the fixed-axis stacks hstack, vstack / row_stack,
-dstack, column_stack (lists of tensors in), and split, chunk (lists out)."""
+dstack, column_stack (lists of tensors in), and split, chunk (lists out).
+
+A `Tensor[]` operand is a `torch.prim.ListConstruct` of tensors; a `Tensor[]` result is a
+`!torch.list<vtensor<...>>` that the program unpacks with `torch.prim.ListUnpack`:
+
+```mlir
+%l = torch.aten.chunk %x, %int2, %int1 : !torch.vtensor<[?,6],f32>, !torch.int, !torch.int -> !torch.list<vtensor<[?,3],f32>>
+%a, %b = torch.prim.ListUnpack %l : !torch.list<vtensor<[?,3],f32>> -> !torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>
+```
+The list's element type joins the pieces' types; `piece_types()` gives each piece's exact type
+when the split dim's size is static (ListUnpack takes those).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,10 @@
 """Matrix products: mm, bmm, addmm, matmul in every rank combination, linear, and bilinear
-(`y[..., o] = x1[..., i] W[o, i, j] x2[..., j] + b[o]`)."""
+(`y[..., o] = x1[..., i] W[o, i, j] x2[..., j] + b[o]`).
+
+bilinear: `torch-decompose` writes it as the outer product of the two inputs' last dims
+(`x1.unsqueeze(-1) * x2.unsqueeze(-2)`, flattened to `[..., I*J]`) multiplied by the weight
+flattened to `[O, I*J]` with `linear` (which adds the bias).
+"""
 
 from __future__ import annotations
 

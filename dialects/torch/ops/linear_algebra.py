@@ -1,5 +1,11 @@
 """Dense linear algebra: inv, det, slogdet, cholesky (numba kernels), solve, matrix_power,
-and the `torch.linalg` functions written with other ops: multi_dot, vecdot, diagonal, logdet."""
+and the `torch.linalg` functions written with other ops: multi_dot, vecdot, diagonal, logdet.
+
+inv, det, slogdet and cholesky are computed matrix by matrix by numba kernels
+(`dialects/torch/matrix_kernels.py`: LU with partial pivoting, Cholesky), called like the
+along-dim kernels with the rows dim the second to last. solve decomposes into `inv(A) @ B`,
+matrix_power into repeated squaring (`matmul`), inverting first for a negative power.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 """Logical and bitwise ops, bit shifts, and selection: logical_and/or/xor/not,
 bitwise_and/or/xor/not, bitwise_left_shift / bitwise_right_shift (`x << n`, also on Python
-ints), where (three-argument forms) and masked_fill."""
+ints), where (three-argument forms) and masked_fill.
+
+Counts outside [0, bits) follow torch's kernels: a left shift gives 0, a right shift the
+sign (`x >> (bits - 1)`); float and bool tensors are refused like torch.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,11 @@
 """Unary math functions: exp and log (and log1p, expm1, log2, log10, exp2), sqrt, rsqrt,
 trigonometric and hyperbolic functions and their inverses, rounding (floor, ceil, trunc,
-round), frac, sign, square, the float class tests (isnan, isinf, ...) and nan_to_num."""
+round), frac, sign, square, the float class tests (isnan, isinf, ...) and nan_to_num.
+
+dtype rules are torch's: the transcendental functions give float32 for integer and bool
+inputs; rounding keeps integers as they are (and rejects bool); `sign` of a bool is the bool;
+`square` of a bool is int64; the class tests give bool for every dtype.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,15 @@
 """Normalization: softmax, log_softmax, layer_norm, batch_norm (inference), dropout (eval),
-group_norm, instance_norm and local_response_norm."""
+group_norm, instance_norm and local_response_norm.
+
+- group_norm: (N, C, *) viewed as (N, G, C / G * prod(*)), each group normalized
+  (`layer_norm` over the last dim), viewed back, then `weight[c] * y + bias[c]`.
+- instance_norm with the input's statistics: `layer_norm` over the spatial dims (2, ...),
+  then the per-channel affine; with running statistics (`use_input_stats=False`) it is
+  `batch_norm` in inference mode. Running statistics are never updated here.
+
+local_response_norm: `torch-decompose` writes it as the square, zero padding of the channel dim, the sum of `size`
+shifted slices of it, then elementwise ops (no sizes needed).
+"""
 
 from __future__ import annotations
 

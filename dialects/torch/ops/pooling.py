@@ -1,5 +1,18 @@
 """Pooling: max_pool2d, avg_pool2d, adaptive_avg_pool2d on (N,) C, H, W inputs, their 1-D forms
-(max_pool1d, avg_pool1d, adaptive_avg_pool1d), and adaptive max pooling without indices."""
+(max_pool1d, avg_pool1d, adaptive_avg_pool1d), and adaptive max pooling without indices.
+
+Windows that reach into the padding (or past the end with `ceil_mode`) only cover the input
+elements inside them: max ignores the rest; avg divides by the window size clipped to the
+padded input (`count_include_pad`), by the input elements it covers, or by `divisor_override`.
+Integer averages truncate like torch's integer division.
+
+Adaptive max pooling: output cell `i` of a dim of size n pooled to `out` covers `[floor(i * n / out),
+ceil((i + 1) * n / out))`, as in PyTorch. The max over a rectangle is the max over its rows of
+the max over its columns, so `torch-decompose` pools each dim on its own: one `slice` + `amax`
+per output cell, concatenated. The windows need the input's sizes: while they are unknown
+the result type stays open, and the frontend compiles the call for its exact shapes. (ATen's
+`adaptive_max_pool2d` also returns the indices: not supported.)
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """Products built from matmul and elementwise ops: outer / ger, dot, vdot, inner, mv, kron,
-cross, and the `beta * self + alpha * product` forms addmv, addr, baddbmm, addbmm."""
+cross, and the `beta * self + alpha * product` forms addmv, addr, baddbmm, addbmm.
+
+All decompose (`torch-decompose`): the products into matmul, kron into a broadcasting
+multiply and a view, cross into rolls (`a.roll(-1) * b.roll(-2) - ...`).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Constructors of computed values: eye, linspace, logspace, and `torch.vander` (the
-Vandermonde matrix of a 1-D tensor)."""
+Vandermonde matrix of a 1-D tensor).
+
+The default dtype is float32 whatever the Python numbers are; `dtype=` is a ScalarType code.
+"""
 
 from __future__ import annotations
 

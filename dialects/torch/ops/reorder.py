@@ -1,5 +1,10 @@
 """Ops that reorder elements or dims: flip (fliplr, flipud), roll, movedim / moveaxis,
-swapaxes, rot90, and pixel_shuffle / pixel_unshuffle (channel blocks to spatial blocks)."""
+swapaxes, rot90, and pixel_shuffle / pixel_unshuffle (channel blocks to spatial blocks).
+
+flip and roll have their own lowerings (`lowering/torch_to_linalg/reorder.py`: one copy whose
+source index is `size - 1 - i` / `(i - shift) mod size`); the others decompose into flip,
+permute and transpose. Dims and shifts must be constant ints.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,11 @@
 """Ops along a dim that accumulate or difference neighbours: the scans cumsum, cumprod,
 cummax / cummin (values, indices) and logcumsumexp (numba kernels), the trapezoidal rule
-(`torch.trapezoid`, `cumulative_trapezoid`) and `torch.diff`."""
+(`torch.trapezoid`, `cumulative_trapezoid`) and `torch.diff`.
+
+Each is computed by a kernel row by row (`dialects/torch/ops/along_dim.py`). cumsum and
+cumprod widen bool and integer inputs to int64 (or to an explicit `dtype`) and accumulate in
+the result dtype; cummax / cummin move the index forward on ties and stick to NaN (torch).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,14 @@
 """Rules shared by convolution and pooling: `int[2]` arguments, output sizes, (N,)C,H,W inputs,
-and `OneDimOp`, the base of the 1-D forms that run as their 2-D op over a unit dim."""
+and `OneDimOp`, the base of the 1-D forms that run as their 2-D op over a unit dim.
+
+Window parameters (kernel, stride, padding, dilation) must be compile-time constants: they
+shape the loops. Image sizes may be `?`; the output size is then `?` and computed at run time
+with the same formulas (`conv_output_size`, `pool_output_size`).
+
+The 1-D forms: input (N, C, L) or unbatched (C, L). The shape rule, the reference and the decomposition
+(`torch-decompose`: unsqueeze the height, the 2-D op, squeeze it) all go through the 2-D op,
+whose window arguments get a unit height: kernel / stride / dilation 1, padding 0.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,25 @@
 """Ops whose result size depends on the values of a tensor: nonzero and what is built on it
 (argwhere, the one-argument where, nonzero_numpy). `x[mask]` and masked_select are
-`indexing.py`, unique `unique.py`."""
+`indexing.py`, unique `unique.py`.
+
+`torch.aten.nonzero` is the one core op: its result `[?, rank]` (int64) has a first dim
+known only after counting, which `lowering/torch_to_linalg/value_sized.py` does at run time
+before allocating it (kernels in `lowering/run/kernels/value_sized.py`). The others decompose
+into it and ops of known sizes, as torch itself computes them:
+- `torch.argwhere(x)` is `torch.nonzero(x)`;
+- `torch.where(cond)` (one argument) is the columns of `nonzero(cond)`, one 1-D index tensor
+  per dim (a 0-d `cond` counts as 1-D);
+- `x[mask]` with a bool `mask` over dims `d .. d+k-1` of `x` (`x.shape[d:d+k] == mask.shape`)
+  is `x` with those dims flattened into one, `index_select`ed along `d` at
+  `nonzero(mask.reshape(-1))[:, 0]`: shape `x.shape[:d] + [count] + x.shape[d+k:]`
+  (decomposed by `aten.index.Tensor`, `dialects/torch/ops/indexing.py`);
+- `torch.masked_select(x, mask)` is `x[mask]` after broadcasting both: 1-D (also
+  `indexing.py`).
+
+A value-sized dim is `?` in every type, also when the arguments' shapes are exact; code that
+combines it with another `?` dim (`x[m] + y[m]`) assumes, as for every `?` dim, that the
+sizes agree at run time.
+"""
 
 from __future__ import annotations
 
