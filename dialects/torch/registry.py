@@ -2,158 +2,31 @@
 
 from __future__ import annotations
 
-from dialects.torch.op_base import TorchOp
-from dialects.torch.ops import (
-    activations,
-    adaptive_max_pool,
-    arithmetic,
-    attention,
-    bilinear,
-    binary_math,
-    blends,
-    bucketing,
-    casts,
-    constructors,
-    conv,
-    conv_1d,
-    conv_transpose,
-    covariance,
-    data_movement,
-    diagonals,
-    differences,
-    distances,
-    elementwise,
-    entropy,
-    fills,
-    fmax_fmin,
-    gathering,
-    group_norm,
-    histograms,
-    index_put,
-    indexing,
-    integration,
-    joining,
-    linalg_products,
-    linear,
-    linear_algebra,
-    local_response_norm,
-    logical,
-    losses,
-    math_functions,
-    membership,
-    nonlinearities,
-    normalization,
-    norms,
-    padding,
-    patches,
-    pieces,
-    pixel_shuffle,
-    pooling,
-    prim,
-    products,
-    quantiles,
-    ranges,
-    reduction,
-    renorm,
-    reorder,
-    reshaping,
-    resize,
-    rotation,
-    scalar,
-    scaled_products,
-    scans,
-    scatter,
-    scatter_index,
-    shifts,
-    sorting,
-    special_extras,
-    special_functions,
-    stacking,
-    tensor_lists,
-    triangle_indices,
-    triangular,
-    unique,
-    value_sized,
-    vandermonde,
-    variance,
-    views,
-)
+import importlib
+import pkgutil
+from types import ModuleType
 
-ATEN_OPS: tuple[type[TorchOp], ...] = (
-    *elementwise.OPS,
-    *arithmetic.OPS,
-    *activations.OPS,
-    *math_functions.OPS,
-    *binary_math.OPS,
-    *blends.OPS,
-    *nonlinearities.OPS,
-    *special_functions.OPS,
-    *logical.OPS,
-    *casts.OPS,
-    *normalization.OPS,
-    *reduction.OPS,
-    *variance.OPS,
-    *linear.OPS,
-    *bilinear.OPS,
-    *scalar.OPS,
-    *data_movement.OPS,
-    *views.OPS,
-    *joining.OPS,
-    *indexing.OPS,
-    *constructors.OPS,
-    *conv.OPS,
-    *pooling.OPS,
-    *attention.OPS,
-    *conv_1d.OPS,
-    *group_norm.OPS,
-    *resize.OPS,
-    *conv_transpose.OPS,
-    *adaptive_max_pool.OPS,
-    *local_response_norm.OPS,
-    *padding.OPS,
-    *scatter.OPS,
-    *triangular.OPS,
-    *sorting.OPS,
-    *scans.OPS,
-    *norms.OPS,
-    *distances.OPS,
-    *losses.OPS,
-    *reorder.OPS,
-    *reshaping.OPS,
-    *diagonals.OPS,
-    *products.OPS,
-    *ranges.OPS,
-    *scatter_index.OPS,
-    *index_put.OPS,
-    *gathering.OPS,
-    *pieces.OPS,
-    *stacking.OPS,
-    *pixel_shuffle.OPS,
-    *scaled_products.OPS,
-    *patches.OPS,
-    *value_sized.OPS,
-    *unique.OPS,
-    *entropy.OPS,
-    *fills.OPS,
-    *shifts.OPS,
-    *fmax_fmin.OPS,
-    *membership.OPS,
-    *differences.OPS,
-    *rotation.OPS,
-    *integration.OPS,
-    *vandermonde.OPS,
-    *triangle_indices.OPS,
-    *renorm.OPS,
-    *covariance.OPS,
-    *linear_algebra.OPS,
-    *bucketing.OPS,
-    *quantiles.OPS,
-    *tensor_lists.OPS,
-    *histograms.OPS,
-    *special_extras.OPS,
-    *linalg_products.OPS,
+import dialects.torch.ops as ops_package
+from dialects.torch.op_base import TorchOp
+
+
+def op_families() -> tuple[ModuleType, ...]:
+    """Every module of `dialects/torch/ops/` that declares ops (an `OPS` tuple), by name."""
+    names = sorted(m.name for m in pkgutil.iter_modules(ops_package.__path__))
+    modules = (importlib.import_module(f"{ops_package.__name__}.{n}") for n in names)
+    return tuple(m for m in modules if hasattr(m, "OPS"))
+
+
+FAMILIES: tuple[ModuleType, ...] = op_families()
+"""The op families in name order: what the registry holds, and in which order."""
+
+PRIM_OPS: tuple[type[TorchOp], ...] = next(m.OPS for m in FAMILIES if m.__name__.endswith(".prim"))
+ATEN_OPS: tuple[type[TorchOp], ...] = tuple(
+    op for m in FAMILIES if not m.__name__.endswith(".prim") for op in m.OPS
 )
-ALL_OPS = (*prim.OPS, *ATEN_OPS)
+"""Every op but the constants, lists and control flow of `prim`: families in name order, each
+family's ops in its `OPS` order (so a spelling's overloads keep their declaration order)."""
+ALL_OPS = (*PRIM_OPS, *ATEN_OPS)
 
 BY_NAME: dict[str, type[TorchOp]] = {op.name: op for op in ATEN_OPS}
 

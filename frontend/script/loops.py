@@ -17,7 +17,7 @@ from typing import Any
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.torch.ops.prim import PrimLoopConditionOp, PrimLoopOp
-from dialects.torch.ops.scalar import AtenDeriveIndexOp, AtenRangeLengthOp
+from dialects.torch.ops.scalars import AtenDeriveIndexOp, AtenRangeLengthOp
 from dialects.torch.types import DYN, IntType, ValueTensorType
 from frontend.ir.builder import Value, kind_of
 from frontend.script.collaborator import Collaborator

@@ -9,7 +9,9 @@ Not a stage of the IR: it consumes the python target's text (`lowering/python_ta
   torch IR, signature and compiler sources, without lowering.
 - `program_text.py`: the text of a program as shared modules plus the main module.
 - `thread_chunks.py`, `spin_wait.py`: run an outlined loop kernel in one chunk per thread.
-- `custom_kernels.py`: the registry of compiled custom-op kernels, by name.
+- `custom_kernels.py`: the kernel registry: the built-in kernels and those of custom ops, by
+  name (what generated code looks up); `kernel.py`: `Kernel`, a built-in kernel's reference
+  and numba function.
 - `kernels/`: numba kernels of the ops computed outside loops (sorts and scans along a dim,
-  `index_put`, batched linear algebra, value-sized results).
+  `index_put`, batched linear algebra, value-sized results), each file a `KERNELS` tuple.
 """

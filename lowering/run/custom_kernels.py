@@ -1,4 +1,9 @@
-"""The compiled kernels of custom ops, looked up by name when generated code is imported.
+"""The kernel registry: every compiled kernel, looked up by name when generated code is imported.
+
+Two kinds share it. The built-in kernels (`lowering/run/kernels/`: sorts, scans, linear
+algebra, index_put, nonzero) are `Kernel` objects, each under the name of its `KernelRef`
+(`dialects/torch/kernel_refs.py`); they are known from the start. The kernels of custom ops
+are registered at run time with `register_kernel`.
 
 A custom op `my_ops::warp_perspective` lowers to a call of the kernel `my_ops.warp_perspective`
 (see `lowering/torch_to_linalg/custom.py`). A kernel is a numba-compilable function that takes
@@ -25,6 +30,15 @@ from typing import Any
 import numba
 from numba.core.dispatcher import Dispatcher
 
+from lowering.run.kernel import Kernel
+from lowering.run.kernels import along_dim, index_put, linear_algebra, value_sized
+
+BUILTIN_KERNELS: dict[str, Kernel] = {
+    k.name: k
+    for k in (*along_dim.KERNELS, *index_put.KERNELS, *linear_algebra.KERNELS, *value_sized.KERNELS)
+}
+"""Name -> built-in kernel (its digest is taken when it is first looked up)."""
+
 _KERNELS: dict[str, tuple[Any, str]] = {}  # name -> (numba dispatcher, source digest)
 
 
@@ -36,7 +50,7 @@ def register_kernel(name: str, function: Callable[..., Any]) -> None:
     """Register the kernel `name` (`my_ops.warp_perspective`); a plain Python function is
     wrapped with `numba.njit`, a numba dispatcher is used as it is. ValueError if `name` is
     taken, TypeError if `function` is not a Python function."""
-    if name in _KERNELS:
+    if name in _KERNELS or name in BUILTIN_KERNELS:
         raise ValueError(f"a kernel named {name} is already registered")
     dispatcher = function if isinstance(function, Dispatcher) else None
     if dispatcher is None:
@@ -65,11 +79,9 @@ def kernel(name: str, digest: str) -> Any:
 
 
 def _entry(name: str) -> tuple[Any, str]:
-    if name not in _KERNELS and name.startswith("tsjit."):  # built-in: a remembered program's
-        import lowering.run.kernels.along_dim  # noqa: F401  (registers the tsjit.* kernels)
-        import lowering.run.kernels.index_put  # noqa: F401
-        import lowering.run.kernels.linear_algebra  # noqa: F401
-        import lowering.run.kernels.value_sized  # noqa: F401
+    if name not in _KERNELS and name in BUILTIN_KERNELS:
+        function = BUILTIN_KERNELS[name].function
+        _KERNELS[name] = (function, source_digest(function.py_func))
     if name not in _KERNELS:
         raise KernelError(
             f"no kernel {name} is registered: define its library (frontend.library(...)) "

@@ -46,7 +46,7 @@ from dialects.torch.ops.data_movement import AtenSizeIntOp
 from dialects.torch.ops.joining import AtenCatOp
 from dialects.torch.ops.linear import AtenBmmOp, AtenLinearOp, AtenMatmulOp, AtenMmOp
 from dialects.torch.ops.prim import ConstantIntOp, PrimListConstructOp, raise_if
-from dialects.torch.ops.scalar import AtenNeIntOp
+from dialects.torch.ops.scalars import AtenNeIntOp
 from dialects.torch.ops.value_sized import AtenNonzeroOp
 from dialects.torch.types import DYN, ValueTensorType
 

@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import IndexType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.run.kernels.along_dim  # noqa: F401  (registers the kernels)
 from dialects.torch.ops.along_dim import AlongDimOp, KernelPlan
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN
@@ -46,7 +45,7 @@ class ConvertAlongDimOp(RewritePattern):
         outputs = _destinations(rewriter, op, plan, source)
         operands = [source, *sizes, *scalars, *outputs]
         result_types = [o.type for o in outputs]
-        symbol = declare_kernel(op, plan.kernel, [v.type for v in operands], result_types)
+        symbol = declare_kernel(op, plan.kernel.name, [v.type for v in operands], result_types)
         call = func.CallOp(symbol, operands, result_types)
         rewriter.insert(call)
         by_result = {r: call.res[k] for k, r in enumerate(plan.outputs) if r is not None}

@@ -35,7 +35,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.run.kernels.index_put  # noqa: F401  (registers the kernels)
+from dialects.torch.kernel_refs import INDEX_PUT, MASKED_SCATTER
 from dialects.torch.meta import broadcast_shapes
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.index_put import (
@@ -174,7 +174,7 @@ def _index_put_call(
     sizes = [dim_size(rewriter, source, d) for d in range(len(static_shape(source.type)))]
     out = empty_with_sizes(rewriter, result_type, sizes)
     operands = [*operands, out]
-    symbol = declare_kernel(op, "tsjit.index_put", [v.type for v in operands], [result_type])
+    symbol = declare_kernel(op, INDEX_PUT.name, [v.type for v in operands], [result_type])
     call = func.CallOp(symbol, operands, [result_type])
     rewriter.insert(call)
     return call.res[0]
@@ -306,7 +306,7 @@ def _masked_scatter_call(
     sizes = [dim_size(rewriter, source, k) for k in range(len(static_shape(source.type)))]
     out = empty_with_sizes(rewriter, result_type, sizes)
     operands = [source, mask, values, *flags, out]
-    symbol = declare_kernel(op, "tsjit.masked_scatter", [v.type for v in operands], [result_type])
+    symbol = declare_kernel(op, MASKED_SCATTER.name, [v.type for v in operands], [result_type])
     call = func.CallOp(symbol, operands, [result_type])
     rewriter.insert(call)
     return call.res[0]

@@ -15,7 +15,7 @@ from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from dialects.torch.op_base import ConstantLikeOp
-from dialects.torch.ops.scalar import ScalarOp, TensorToScalarOp
+from dialects.torch.ops.scalars import ScalarOp, TensorToScalarOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.utils import to_builtin_type
 

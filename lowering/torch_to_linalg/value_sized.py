@@ -21,15 +21,13 @@ from xdsl.dialects.builtin import IndexType, TensorType, i64
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-import lowering.run.kernels.value_sized  # noqa: F401  (registers the kernels)
+from dialects.torch import kernel_refs
+from dialects.torch.kernel_refs import KernelRef
 from dialects.torch.ops.value_sized import AtenNonzeroOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.kernel_calls import declare_kernel
 from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import tensor_type_of
-
-COUNT_KERNEL = "tsjit.count_nonzero"
-POSITIONS_KERNEL = "tsjit.nonzero"
 
 
 class ConvertAtenNonzeroOp(RewritePattern):
@@ -40,7 +38,7 @@ class ConvertAtenNonzeroOp(RewritePattern):
         result_type = tensor_type_of(op)
         empty = tensor.EmptyOp([rows], result_type)
         rewriter.insert(empty)
-        call = _kernel_call(op, POSITIONS_KERNEL, source, empty.tensor)
+        call = _kernel_call(op, kernel_refs.NONZERO, source, empty.tensor)
         rewriter.insert(call)
         call.res[0].name_hint = op.result.name_hint
         rewriter.replace(op, [], [call.res[0]])
@@ -50,7 +48,7 @@ def _count(rewriter: PatternRewriter, op: AtenNonzeroOp, source: SSAValue) -> SS
     """How many elements of `source` are nonzero, as an index (the kernel's count, read)."""
     empty = tensor.EmptyOp([], TensorType(i64, [1]))
     rewriter.insert(empty)
-    call = _kernel_call(op, COUNT_KERNEL, source, empty.tensor)
+    call = _kernel_call(op, kernel_refs.COUNT_NONZERO, source, empty.tensor)
     rewriter.insert(call)
     counted = call.res[0]
     counted.name_hint = "count"
@@ -63,10 +61,10 @@ def _count(rewriter: PatternRewriter, op: AtenNonzeroOp, source: SSAValue) -> SS
 
 
 def _kernel_call(
-    op: AtenNonzeroOp, kernel: str, source: SSAValue, destination: SSAValue
+    op: AtenNonzeroOp, kernel: KernelRef, source: SSAValue, destination: SSAValue
 ) -> func.CallOp:
     operands = [source, destination]
-    symbol = declare_kernel(op, kernel, [v.type for v in operands], [destination.type])
+    symbol = declare_kernel(op, kernel.name, [v.type for v in operands], [destination.type])
     return func.CallOp(symbol, operands, [destination.type])
 
 

@@ -218,7 +218,7 @@ def test_unsupported_iteration_is_a_located_error(fn, message) -> None:
     assert "test_script_iteration.py" in str(info.value)
 
 
-# ---- F.bilinear / nn.Bilinear (dialects/torch/ops/bilinear.py) ----
+# ---- F.bilinear / nn.Bilinear (dialects/torch/ops/linear.py) ----
 
 
 def bilinear(x1, x2, weight, bias):

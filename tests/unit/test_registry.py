@@ -54,3 +54,24 @@ def test_frontend_is_this_repository() -> None:
 
     root = Path(__file__).resolve().parents[2]
     assert Path(frontend.__file__).resolve().is_relative_to(root)
+
+
+def test_families_are_every_ops_module_in_name_order() -> None:
+    """The registry discovers the families: every module of `dialects/torch/ops/` with an
+    `OPS` tuple, in name order; no op is declared by two of them."""
+    import ast
+    from pathlib import Path
+
+    from dialects.torch.registry import ALL_OPS, FAMILIES
+
+    folder = Path(__file__).resolve().parents[2] / "dialects" / "torch" / "ops"
+    declaring = sorted(
+        p.stem
+        for p in folder.glob("*.py")
+        if any(
+            isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "OPS" for t in n.targets)
+            for n in ast.parse(p.read_text()).body
+        )
+    )
+    assert [m.__name__.rsplit(".", 1)[1] for m in FAMILIES] == declaring
+    assert len(set(ALL_OPS)) == len(ALL_OPS)

@@ -1,6 +1,6 @@
 """The base of ops computed row by row along one dim by a kernel: sorts, selections, scans.
 
-Such an op (`dialects/torch/ops/sorting.py`, `scans.py`) declares `KERNEL`, the name of a
+Such an op (`dialects/torch/ops/sorting.py`, `scans.py`) declares `KERNEL`, the `KernelRef` of a
 numba kernel (`lowering/run/kernels/along_dim.py`, whose docstring has the calling contract), and
 answers `plan()`: which dim its rows run along (None: the whole tensor, flattened, is one
 row), the int scalars the kernel takes, and which of the kernel's outputs are the op's results.
@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from dialects.torch.kernel_refs import KernelRef
 from dialects.torch.meta import Dynamic, TensorMeta, normalize_dim
 from dialects.torch.op_base import TorchOp
 
@@ -28,7 +29,7 @@ class KernelPlan:
     for a scratch buffer the op does not return (argsort's values).
     """
 
-    kernel: str
+    kernel: KernelRef
     dim: int | None
     scalars: tuple[int, ...]
     outputs: tuple[int | None, ...]
@@ -37,7 +38,7 @@ class KernelPlan:
 class AlongDimOp(TorchOp):
     """An op lowered to a call of the kernel `KERNEL` (see the module docstring)."""
 
-    KERNEL: ClassVar[str]
+    KERNEL: ClassVar[KernelRef]
 
     @classmethod
     def named_args(cls, args: tuple[Any, ...]) -> dict[str, Any]:

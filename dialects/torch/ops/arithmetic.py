@@ -1,9 +1,8 @@
-"""More arithmetic: division with rounding modes, floor_divide, pow (three forms),
-maximum/minimum, and the unary abs, log, sqrt, rsqrt, erf."""
+"""Arithmetic: add, sub, rsub, mul, div (true, and with a rounding mode), floor_divide,
+neg, reciprocal, pow (three forms) and abs, each lowered from its `payload`."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -12,18 +11,248 @@ from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import FLOAT32, DType
 from dialects.torch.families import (
+    BinaryAlphaOp,
     BinaryOp,
+    BinaryScalarAlphaOp,
     BinaryScalarOp,
     ElementwiseOp,
     ScalarOperand,
     UnaryOp,
 )
+from dialects.torch.folding import fold_to_self
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import NoneType, StrType, ValueTensorType
 
-# ---- division with a rounding mode ----
+BROADCAST_SAMPLES = (
+    Sample(Tn((3, 4)), Tn((3, 4))),
+    Sample(Tn((2, 3, 4)), Tn((4,))),
+    Sample(Tn((3, 1)), Tn((1, 5))),
+    Sample(Tn((0, 4)), Tn((4,))),
+    Sample(Tn((5,), "int64"), Tn((5,), "int64")),
+    Sample(Tn((2, 3), "int32"), Tn((3,))),
+)
+
+
+SCALAR_SAMPLES = (
+    Sample(Tn((3, 4)), 2.5),
+    Sample(Tn((6,)), 3),
+    Sample(Tn((4,), "int64"), 2),
+    Sample(Tn((4,), "int64"), 1.5),
+)
+
+
+UNARY_SAMPLES = (
+    Sample(Tn((3, 4))),
+    Sample(Tn((0,))),
+    Sample(Tn((2, 1, 5), "float64")),
+    Sample(Tn((7,), "int64")),
+)
+
+
+class _Add:
+    PY_NAMES = ("torch.add", "Tensor.add", "operator.add", "np.add")
+
+    @staticmethod
+    def eager(x: Any, y: Any, alpha: Any = 1) -> Any:
+        return np.add(x, np.multiply(y, alpha))
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue, alpha: SSAValue) -> SSAValue:
+        return b.add(x, b.mul(y, alpha))
+
+    def fold(self) -> Any:
+        """`x + 0 -> x` (like inductor; only a -0.0 in x would have become +0.0)."""
+        return fold_to_self(self, lambda other, alpha: other * alpha == 0)  # type: ignore[arg-type]
+
+
+@torch_op
+class AtenAddTensorOp(_Add, BinaryAlphaOp):
+    """`self + alpha * other` with broadcasting (`torch.add`).
+
+    ```mlir
+    %r = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[2,3],f32>
+    ```
+    """
+
+    name = "torch.aten.add.Tensor"
+    SCHEMA = "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+    SAMPLES = (*BROADCAST_SAMPLES, Sample(Tn((3,)), Tn((3,)), alpha=2))
+
+
+@torch_op
+class AtenAddScalarOp(_Add, BinaryScalarAlphaOp):
+    """`self + alpha * other` for a Python number `other`."""
+
+    name = "torch.aten.add.Scalar"
+    SCHEMA = "aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"
+    SAMPLES = SCALAR_SAMPLES
+
+
+class _Sub:
+    PY_NAMES = ("torch.sub", "Tensor.sub", "operator.sub", "np.subtract", "torch.subtract",
+                "Tensor.subtract")  # fmt: skip
+    REJECTS = ("bool",)  # torch: "Subtraction ... with two bool tensors is not supported"
+
+    @staticmethod
+    def eager(x: Any, y: Any, alpha: Any = 1) -> Any:
+        return np.subtract(x, np.multiply(y, alpha))
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue, alpha: SSAValue) -> SSAValue:
+        return b.sub(x, b.mul(y, alpha))
+
+    def fold(self) -> Any:
+        return fold_to_self(self, lambda other, alpha: other * alpha == 0)  # type: ignore[arg-type]
+
+
+@torch_op
+class AtenSubTensorOp(_Sub, BinaryAlphaOp):
+    """`self - alpha * other` with broadcasting (`torch.sub`)."""
+
+    name = "torch.aten.sub.Tensor"
+    SCHEMA = "aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+    SAMPLES = (*BROADCAST_SAMPLES, Sample(Tn((3,)), Tn((3,)), alpha=0.5))
+
+
+@torch_op
+class AtenSubScalarOp(_Sub, BinaryScalarAlphaOp):
+    """`self - alpha * other` for a Python number `other`."""
+
+    name = "torch.aten.sub.Scalar"
+    SCHEMA = "aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"
+    SAMPLES = SCALAR_SAMPLES
+
+
+@torch_op
+class AtenRsubScalarOp(BinaryScalarAlphaOp):
+    """`other - alpha * self` for a Python number `other` (`2 - x`)."""
+
+    name = "torch.aten.rsub.Scalar"
+    SCHEMA = "aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"
+    PY_NAMES = ("torch.rsub", "Tensor.__rsub__")
+    REJECTS = ("bool",)
+    SAMPLES = SCALAR_SAMPLES
+
+    @staticmethod
+    def eager(x: Any, y: Any, alpha: Any = 1) -> Any:
+        return np.subtract(y, np.multiply(x, alpha))
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue, alpha: SSAValue) -> SSAValue:
+        return b.sub(y, b.mul(x, alpha))
+
+
+class _Mul:
+    PY_NAMES = ("torch.mul", "Tensor.mul", "operator.mul", "np.multiply", "torch.multiply",
+                "Tensor.multiply")  # fmt: skip
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        return np.multiply(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return b.mul(x, y)
+
+    def fold(self) -> Any:
+        return fold_to_self(self, lambda other: other == 1)  # type: ignore[arg-type]
+
+
+@torch_op
+class AtenMulTensorOp(_Mul, BinaryOp):
+    """`self * other` with broadcasting (`torch.mul`)."""
+
+    name = "torch.aten.mul.Tensor"
+    SCHEMA = "aten::mul.Tensor(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = BROADCAST_SAMPLES
+
+
+@torch_op
+class AtenMulScalarOp(_Mul, BinaryScalarOp):
+    """`self * other` for a Python number `other`."""
+
+    name = "torch.aten.mul.Scalar"
+    SCHEMA = "aten::mul.Scalar(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = SCALAR_SAMPLES
+
+
+class _Div:
+    PY_NAMES = ("torch.div", "Tensor.div", "operator.truediv", "np.divide", "np.true_divide",
+                "torch.divide", "Tensor.divide", "torch.true_divide", "Tensor.true_divide")  # fmt: skip
+    FLOAT_RESULT = True
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.divide(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return b.div(x, y)
+
+    def fold(self) -> Any:
+        return fold_to_self(self, lambda other: other == 1)  # type: ignore[arg-type]
+
+
+@torch_op
+class AtenDivTensorOp(_Div, BinaryOp):
+    """True division `self / other` with broadcasting; integers give float32 (`torch.div`)."""
+
+    name = "torch.aten.div.Tensor"
+    SCHEMA = "aten::div.Tensor(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = BROADCAST_SAMPLES
+
+
+@torch_op
+class AtenDivScalarOp(_Div, BinaryScalarOp):
+    """True division by a Python number."""
+
+    name = "torch.aten.div.Scalar"
+    SCHEMA = "aten::div.Scalar(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = (*SCALAR_SAMPLES, Sample(Tn((3,)), 0.0))
+
+
+@torch_op
+class AtenNegOp(UnaryOp):
+    """`-self` (`torch.neg`)."""
+
+    name = "torch.aten.neg"
+    SCHEMA = "aten::neg(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.neg", "Tensor.neg", "operator.neg", "np.negative", "torch.negative",
+                "Tensor.negative")  # fmt: skip
+    REJECTS = ("bool",)  # torch: use `~` or logical_not to invert a mask
+    SAMPLES = UNARY_SAMPLES
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return np.negative(x)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        return b.neg(x)
+
+
+@torch_op
+class AtenReciprocalOp(UnaryOp):
+    """`1 / self`; integers give float32 (`torch.reciprocal`)."""
+
+    name = "torch.aten.reciprocal"
+    SCHEMA = "aten::reciprocal(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.reciprocal", "Tensor.reciprocal", "np.reciprocal")
+    FLOAT_RESULT = True
+    SAMPLES = UNARY_SAMPLES
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        with np.errstate(divide="ignore"):
+            return np.divide(1, x)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        return b.div(b.const(1, x), x)
+
 
 ROUNDING_MODES = (None, "trunc", "floor")
 
@@ -146,9 +375,6 @@ class AtenFloorDivideScalarOp(_FloorDivide, BinaryScalarOp):
     SAMPLES = (Sample(Tn((3, 4)), 0.5), Sample(Tn((5,), "int32", -9, 9), -2))
 
 
-# ---- pow ----
-
-
 class _Pow:
     PY_NAMES = ("torch.pow", "Tensor.pow", "operator.pow", "np.power")
     DTYPE_ARGS = ("self", "exponent")
@@ -229,52 +455,6 @@ class AtenPowScalarOp(_Pow, ElementwiseOp):
     result = result_def(ValueTensorType)
 
 
-# ---- maximum, minimum ----
-
-
-def _extreme(stem: str, numpy_fn: Any, builder_fn: str) -> tuple[Any, Any]:
-    """`torch.maximum` and its `torch.max(a, b)` spelling (`max.other`), likewise minimum."""
-
-    def eager_fn(x: Any, y: Any) -> Any:
-        return numpy_fn(x, y)
-
-    def payload_fn(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
-        return getattr(b, builder_fn)(x, y)
-
-    @torch_op
-    class Named(BinaryOp):
-        __doc__ = f"Elementwise {stem} of two tensors, NaN-propagating (`torch.{builder_fn}`)."
-        __qualname__ = f"Aten{builder_fn.title()}Op"
-        name = f"torch.aten.{builder_fn}"
-        SCHEMA = f"aten::{builder_fn}(Tensor self, Tensor other) -> Tensor"
-        PY_NAMES = (f"torch.{builder_fn}", f"Tensor.{builder_fn}", f"np.{builder_fn}")
-        SAMPLES = (
-            Sample(Tn((3, 4)), Tn((4,))),
-            Sample(Tn((5,), "int32"), Tn((5,), "int64")),
-            Sample(Tn((4,), "bool"), Tn((4,), "bool")),
-        )
-        eager = staticmethod(eager_fn)
-        payload = staticmethod(payload_fn)
-
-    @torch_op
-    class Other(BinaryOp):
-        __doc__ = f"`torch.{stem}(a, b)`: the same as `torch.{builder_fn}`."
-        __qualname__ = f"Aten{stem.title()}OtherOp"
-        name = f"torch.aten.{stem}.other"
-        SCHEMA = f"aten::{stem}.other(Tensor self, Tensor other) -> Tensor"
-        PY_NAMES = (f"torch.{stem}", f"Tensor.{stem}")
-        SAMPLES = (Sample(Tn((2, 3), "float64"), Tn((2, 1), "int64")),)
-        eager = staticmethod(eager_fn)
-        payload = staticmethod(payload_fn)
-
-    return Named, Other
-
-
-AtenMaximumOp, AtenMaxOtherOp = _extreme("max", np.maximum, "maximum")
-AtenMinimumOp, AtenMinOtherOp = _extreme("min", np.minimum, "minimum")
-
-# ---- unary math ----
-
 POSITIVE_SAMPLES = (
     Sample(Tn((3, 4), low=0.0, high=4.0)),
     Sample(Tn((2, 3), "float64", 0.0, 4.0)),
@@ -316,29 +496,26 @@ AtenAbsOp = _unary(
     rejects=("bool",),
     samples=(Sample(Tn((3, 4))), Sample(Tn((6,), "int32", -5, 5)), Sample(Tn((2,), "float64"))),
 )  # fmt: skip
-AtenLogOp = _unary(
-    "log", "Natural logarithm; integers give float32 (`torch.log`).", np.log, "log", True,
-    spellings=("np.log",),
-)  # fmt: skip
-AtenSqrtOp = _unary(
-    "sqrt", "Square root; integers give float32 (`torch.sqrt`).", np.sqrt, "sqrt", True,
-    spellings=("np.sqrt",),
-)  # fmt: skip
-AtenRsqrtOp = _unary(
-    "rsqrt", "`1 / sqrt(self)`; integers give float32 (`torch.rsqrt`).",
-    lambda x: 1 / np.sqrt(x), "rsqrt", True,
-)  # fmt: skip
-_ERF = np.vectorize(math.erf, otypes=[np.float64])
-AtenErfOp = _unary(
-    "erf", "The error function; integers give float32 (`torch.erf`).",
-    lambda x: _ERF(x).astype(x.dtype) if x.size else x, "erf", True,
-    spellings=("torch.special.erf",),
-    samples=(Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "float64", -3.0, 3.0))),
-)  # fmt: skip
+
 
 OPS = (
-    AtenDivTensorModeOp, AtenDivScalarModeOp, AtenFloorDivideOp, AtenFloorDivideScalarOp,
-    AtenPowTensorTensorOp, AtenPowTensorScalarOp, AtenPowScalarOp,
-    AtenMaximumOp, AtenMaxOtherOp, AtenMinimumOp, AtenMinOtherOp,
-    AtenAbsOp, AtenLogOp, AtenSqrtOp, AtenRsqrtOp, AtenErfOp,
-)  # fmt: skip
+    AtenAddTensorOp,
+    AtenAddScalarOp,
+    AtenSubTensorOp,
+    AtenSubScalarOp,
+    AtenRsubScalarOp,
+    AtenMulTensorOp,
+    AtenMulScalarOp,
+    AtenDivTensorOp,
+    AtenDivScalarOp,
+    AtenNegOp,
+    AtenReciprocalOp,
+    AtenDivTensorModeOp,
+    AtenDivScalarModeOp,
+    AtenFloorDivideOp,
+    AtenFloorDivideScalarOp,
+    AtenPowTensorTensorOp,
+    AtenPowTensorScalarOp,
+    AtenPowScalarOp,
+    AtenAbsOp,
+)

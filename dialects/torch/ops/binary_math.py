@@ -21,7 +21,6 @@ from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import ValueTensorType
 
 FLOAT_PAIR = Sample(Tn((3, 4), low=-3.0, high=3.0), Tn((4,), low=-3.0, high=3.0))
-# ---- atan2, hypot, copysign ----
 
 
 @torch_op
@@ -105,9 +104,6 @@ class AtenCopysignScalarOp(_Copysign, BinaryScalarOp):
     name = "torch.aten.copysign.Scalar"
     SCHEMA = "aten::copysign.Scalar(Tensor self, Scalar other) -> Tensor"
     SAMPLES = (Sample(Tn((3, 4)), -1.0),)
-
-
-# ---- fmod, remainder ----
 
 
 def c_remainder(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
@@ -224,9 +220,6 @@ class AtenRemainderScalarTensorOp(_Remainder, ElementwiseOp):
     result = result_def(ValueTensorType)
 
 
-# ---- float_power ----
-
-
 class _FloatPower:
     """`self ** exponent` computed in float64 whatever the inputs (`torch.float_power`)."""
 
@@ -283,9 +276,6 @@ class AtenFloatPowerScalarOp(_FloatPower, ElementwiseOp):
     self_ = operand_def(ScalarOperand)
     exponent = operand_def(ValueTensorType)
     result = result_def(ValueTensorType)
-
-
-# ---- logaddexp, xlogy ----
 
 
 @torch_op
@@ -363,9 +353,19 @@ class AtenXlogyScalarOtherOp(_Xlogy, ElementwiseOp):
 
 
 OPS = (
-    AtenAtan2Op, AtenHypotOp, AtenCopysignTensorOp, AtenCopysignScalarOp,
-    AtenFmodTensorOp, AtenFmodScalarOp, AtenRemainderTensorOp, AtenRemainderScalarOp,
+    AtenAtan2Op,
+    AtenHypotOp,
+    AtenCopysignTensorOp,
+    AtenCopysignScalarOp,
+    AtenFmodTensorOp,
+    AtenFmodScalarOp,
+    AtenRemainderTensorOp,
+    AtenRemainderScalarOp,
     AtenRemainderScalarTensorOp,
-    AtenFloatPowerTensorTensorOp, AtenFloatPowerTensorScalarOp, AtenFloatPowerScalarOp,
-    AtenLogaddexpOp, AtenXlogyTensorOp, AtenXlogyScalarOtherOp,
-)  # fmt: skip
+    AtenFloatPowerTensorTensorOp,
+    AtenFloatPowerTensorScalarOp,
+    AtenFloatPowerScalarOp,
+    AtenLogaddexpOp,
+    AtenXlogyTensorOp,
+    AtenXlogyScalarOtherOp,
+)

@@ -18,8 +18,6 @@ from dialects.torch.ops.math_functions import float_only
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import ValueTensorType
 
-# ---- lerp ----
-
 
 def lerp(start: Any, end: Any, weight: Any) -> Any:
     """torch's two-sided formula (exact at weight 0 and 1)."""
@@ -93,9 +91,6 @@ class AtenLerpTensorOp(_Lerp, ElementwiseOp):
     result = result_def(ValueTensorType)
 
 
-# ---- addcmul, addcdiv ----
-
-
 class _AddcOp(ElementwiseOp):
     """`self + value * (tensor1 <op> tensor2)`, broadcast and promoted together."""
 
@@ -167,4 +162,9 @@ class AtenAddcdivOp(_AddcOp):
         return b.add(x, b.mul(value, b.div(t1, t2)))
 
 
-OPS = (AtenLerpScalarOp, AtenLerpTensorOp, AtenAddcmulOp, AtenAddcdivOp)
+OPS = (
+    AtenLerpScalarOp,
+    AtenLerpTensorOp,
+    AtenAddcmulOp,
+    AtenAddcdivOp,
+)

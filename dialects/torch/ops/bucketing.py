@@ -1,6 +1,5 @@
-"""`torch.bucketize(x, boundaries, right=False)` and `torch.searchsorted(sorted_sequence, x,
-side=..., right=...)`: for each value, the index at which it would be inserted into a sorted
-sequence (after the equal elements with `right=True` / `side="right"`).
+"""Placing values among others: `torch.bucketize` and `torch.searchsorted` (the bucket of each
+value in sorted boundaries), and `torch.histc` (counts in equal-width bins).
 
 Both count the sequence elements the value goes after, which is torch's binary search for a
 sorted sequence: `!(s >= v)` (left) or `!(s > v)` (right), so a NaN value goes after all. The
@@ -18,12 +17,34 @@ from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import INT32, INT64
 from dialects.torch.families import ScalarOperand
-from dialects.torch.meta import ShapeError, TensorMeta
+from dialects.torch.meta import Dynamic, ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import (
+    AtenAddTensorOp,
+    AtenDivScalarOp,
+    AtenDivTensorOp,
+    AtenMulScalarOp,
+    AtenSubScalarOp,
+    AtenSubTensorOp,
+)
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.clamping import AtenClampMaxOp
+from dialects.torch.ops.comparison import (
+    AtenEqTensorOp,
+    AtenGeScalarOp,
+    AtenGeTensorOp,
+    AtenGtTensorOp,
+    AtenLeScalarOp,
+    AtenLeTensorOp,
+)
+from dialects.torch.ops.constructors import AtenArangeOp, AtenFullOp
+from dialects.torch.ops.logical import AtenLogicalAndOp, AtenLogicalNotOp, AtenWhereScalarOtherOp
+from dialects.torch.ops.math_functions import AtenFloorOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
-from dialects.torch.types import DYN, BoolType, NoneType, StrType, ValueTensorType
+from dialects.torch.ops.reduction import AtenAmaxOp, AtenAminOp, AtenSumDimIntListOp
+from dialects.torch.ops.views import AtenReshapeOp, AtenUnsqueezeOp
+from dialects.torch.types import DYN, BoolType, IntType, NoneType, StrType, ValueTensorType
 
 
 def insertion_points(sequence: Any, values: Any, right: bool) -> Any:
@@ -40,12 +61,12 @@ def insertion_points(sequence: Any, values: Any, right: bool) -> Any:
 
 def count_after(seq: OpSequence, sequence: SSAValue, values: SSAValue, right: bool, int32: bool):  # type: ignore[no-untyped-def]
     """The decomposition: compare, negate, sum over the sequence's dim."""
-    column = seq.call(aten("unsqueeze"), values, -1)
-    rows = sequence if known_rank(sequence) == 1 else seq.call(aten("unsqueeze"), sequence, -2)
-    compared = seq.call(aten("gt.Tensor" if right else "ge.Tensor"), rows, column)
-    after = seq.call(aten("logical_not"), compared)
+    column = seq.call(AtenUnsqueezeOp, values, -1)
+    rows = sequence if known_rank(sequence) == 1 else seq.call(AtenUnsqueezeOp, sequence, -2)
+    compared = seq.call(AtenGtTensorOp if right else AtenGeTensorOp, rows, column)
+    after = seq.call(AtenLogicalNotOp, compared)
     dtype = (INT32 if int32 else INT64).scalar_type
-    return seq.call(aten("sum.dim_IntList"), after, [-1], False, dtype)
+    return seq.call(AtenSumDimIntListOp, after, [-1], False, dtype)
 
 
 def _result(values: Any, int32: Any) -> list[Attribute]:
@@ -55,7 +76,7 @@ def _result(values: Any, int32: Any) -> list[Attribute]:
 
 def _scalar_tensor(seq: OpSequence, value: SSAValue, like: SSAValue) -> SSAValue:
     """A Python number as a 0-d tensor of the sequence's dtype."""
-    return seq.call(aten("full"), [], value, like.type.element.scalar_type)  # type: ignore[attr-defined]
+    return seq.call(AtenFullOp, [], value, like.type.element.scalar_type)  # type: ignore[attr-defined]
 
 
 class _Bucketize(TorchOp):
@@ -224,7 +245,100 @@ class AtenSearchsortedScalarOp(_Searchsorted):
     result = result_def(ValueTensorType)
 
 
+def numpy_histc(x: Any, bins: int, low: float, high: float) -> Any:
+    flat = x.reshape(-1)
+    if low == high and flat.size:
+        low, high = float(np.nanmin(flat)), float(np.nanmax(flat))
+    if low == high:
+        low, high = low - 1, high + 1
+    lo, hi = x.dtype.type(low), x.dtype.type(high)
+    inside = (flat >= lo) & (flat <= hi)
+    position = np.floor((flat[inside] - lo) * x.dtype.type(bins) / (hi - lo)).astype(np.int64)
+    position = np.minimum(position, bins - 1)
+    return np.bincount(position, minlength=bins)[:bins].astype(x.dtype)
+
+
+@torch_op
+class AtenHistcOp(TorchOp):
+    """`torch.histc` / `x.histc(bins, min, max)`: floats only; bins, min and max constants."""
+
+    name = "torch.aten.histc"
+    SCHEMA = "aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor"
+    PY_NAMES = ("torch.histc", "Tensor.histc")
+    SAMPLES = (Sample(Tn((3, 4)), 4, -1, 1),)
+    self_ = operand_def(ValueTensorType)
+    bins = operand_def(IntType)
+    min = operand_def(ScalarOperand)
+    max = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, bins, low, high = args
+        if x.dtype is not None and not x.dtype.is_float:
+            names = {"int64": "Long", "int32": "Int", "bool": "Bool"}
+            raise TypeError(f"\"histogram_cpu\" not implemented for '{names[x.dtype.name]}'")
+        if any(isinstance(v, Dynamic) for v in (bins, low, high)):
+            raise TypeError("torch.histc: `bins`, `min` and `max` must be constants")
+        if bins <= 0:
+            raise ShapeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if low > high:
+            raise ShapeError("torch.histc: max must be larger than min")
+        return [ValueTensorType((bins,), x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, bins: int = 100, low: Any = 0, high: Any = 0) -> Any:
+        return numpy_histc(x, bins, low, high)
+
+    def decompose(self) -> Any:
+        """The bin of each element (-1 outside), compared with every bin index and summed."""
+        x, bins_value, low_value, high_value = self.operands
+        if known_rank(x) is None:
+            return None
+        bins, low, high = arg_value(bins_value), arg_value(low_value), arg_value(high_value)
+        seq = OpSequence()
+        flat = seq.call(AtenReshapeOp, x, [-1])
+        if low == high:
+            lo, hi = self.data_range(seq, flat)
+            span = seq.call(AtenSubTensorOp, hi, lo, 1)
+            shifted = seq.call(AtenSubTensorOp, flat, lo, 1)
+            scaled = seq.call(AtenDivTensorOp, seq.call(AtenMulScalarOp, shifted, bins), span)
+            inside = seq.call(AtenLogicalAndOp, seq.call(AtenGeTensorOp, flat, lo),
+                              seq.call(AtenLeTensorOp, flat, hi))  # fmt: skip
+        else:
+            shifted = seq.call(AtenSubScalarOp, flat, low, 1)
+            scaled = seq.call(
+                AtenDivScalarOp, seq.call(AtenMulScalarOp, shifted, bins), high - low
+            )  # torch's order of operations
+            inside = seq.call(AtenLogicalAndOp, seq.call(AtenGeScalarOp, flat, low),
+                              seq.call(AtenLeScalarOp, flat, high))  # fmt: skip
+        position = seq.call(AtenToDtypeOp, seq.call(AtenFloorOp, scaled), INT64.scalar_type,
+                            False, False, None)  # fmt: skip
+        position = seq.call(AtenClampMaxOp, position, bins - 1)
+        position = seq.call(AtenWhereScalarOtherOp, inside, position, -1)
+        column = seq.call(AtenUnsqueezeOp, position, 1)
+        hits = seq.call(AtenEqTensorOp, column, seq.call(AtenArangeOp, bins, INT64.scalar_type))
+        dtype = self.result.type.element.scalar_type  # type: ignore[attr-defined]
+        seq.call(AtenSumDimIntListOp, hits, [0], False, dtype)
+        return seq.ops
+
+    @staticmethod
+    def data_range(seq: OpSequence, flat: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The data's min and max (0-d), moved 1 apart each way if equal."""
+        empty_min = seq.call(AtenAminOp, flat, [], False)
+        empty_max = seq.call(AtenAmaxOp, flat, [], False)
+        equal = seq.call(AtenEqTensorOp, empty_min, empty_max)
+        lo = seq.call(AtenSubTensorOp, empty_min, seq.call(AtenToDtypeOp, equal,
+                      flat.type.element.scalar_type, False, False, None), 1)  # type: ignore[attr-defined]  # fmt: skip
+        hi = seq.call(AtenAddTensorOp, empty_max, seq.call(AtenToDtypeOp, equal,
+                      flat.type.element.scalar_type, False, False, None), 1)  # type: ignore[attr-defined]  # fmt: skip
+        return lo, hi
+
+
 OPS = (
-    AtenBucketizeTensorOp, AtenBucketizeScalarOp, AtenSearchsortedTensorOp,
+    AtenBucketizeTensorOp,
+    AtenBucketizeScalarOp,
+    AtenSearchsortedTensorOp,
     AtenSearchsortedScalarOp,
-)  # fmt: skip
+    AtenHistcOp,
+)

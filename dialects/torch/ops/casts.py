@@ -128,9 +128,17 @@ def _method_cast(suffix: str, method: str, dtype: DType) -> Any:
 
 
 AtenCastFloatOp = _method_cast("Float", "float", FLOAT32)
+
+
 AtenCastDoubleOp = _method_cast("Double", "double", FLOAT64)
+
+
 AtenCastLongOp = _method_cast("Long", "long", INT64)
+
+
 AtenCastIntOp = _method_cast("Int", "int", INT32)
+
+
 AtenCastBoolOp = _method_cast("Bool", "bool", BOOL)
 
 
@@ -196,6 +204,12 @@ class PrimDtypeOp(TorchOp):
 
 
 OPS = (
-    AtenToDtypeOp, AtenCastFloatOp, AtenCastDoubleOp, AtenCastLongOp, AtenCastIntOp,
-    AtenCastBoolOp, AtenTypeAsOp, PrimDtypeOp,
-)  # fmt: skip
+    AtenToDtypeOp,
+    AtenCastFloatOp,
+    AtenCastDoubleOp,
+    AtenCastLongOp,
+    AtenCastIntOp,
+    AtenCastBoolOp,
+    AtenTypeAsOp,
+    PrimDtypeOp,
+)

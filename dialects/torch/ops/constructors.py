@@ -1,4 +1,5 @@
-"""Tensor constructors: zeros, ones, full, empty, arange and the `*_like` forms.
+"""Tensor constructors: zeros, ones, full, empty, arange, the `*_like` and `new_*` forms, and
+filling a tensor with one value (`fill_`, `zero_`).
 
 Sizes are `int[]` lists whose elements may be known only at run time (`torch.zeros(x.size(0),
 4)`); `dtype=` is a torch ScalarType code (6 float32, 7 float64, 4 int64, 3 int32, 11 bool).
@@ -11,17 +12,18 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import BOOL, DEFAULT_FLOAT, DEFAULT_INT, DType, dtype_of_code
+from dialects.torch.families import ElementwiseOp, ScalarOperand, UnaryOp
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, kind_of_value
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.shapes import size_list, static_dims, unknown_length
-from dialects.torch.types import BoolType, FloatType, IntType, ListType, NoneType, ValueTensorType
+from dialects.torch.scalar_builder import ScalarBuilder
+from dialects.torch.types import IntType, ListType, NoneType, ValueTensorType
 
-ScalarOperand = IntType | FloatType | BoolType
 DTypeOperand = IntType | NoneType
 
 
@@ -48,9 +50,6 @@ def new_shape(op_name: str, size: Any) -> tuple[int, ...] | None:
     if any(isinstance(d, int) and d < 0 for d in sizes):
         raise ShapeError(f"{op_name}: Dimension size must be non-negative.")
     return static_dims(sizes)
-
-
-# ---- filled tensors of a given size ----
 
 
 class FilledOp(TorchOp):
@@ -143,9 +142,6 @@ class AtenFullOp(FilledOp):
     result = result_def(ValueTensorType)
 
 
-# ---- x.new_* ----
-
-
 @torch_op
 class AtenNewZerosOp(FilledOp):
     """`x.new_zeros(size, dtype=None)`: zeros of `x`'s dtype unless `dtype` says otherwise."""
@@ -211,9 +207,6 @@ class AtenNewFullOp(FilledOp):
     fill_value = operand_def(ScalarOperand)
     dtype = operand_def(DTypeOperand)
     result = result_def(ValueTensorType)
-
-
-# ---- *_like ----
 
 
 class LikeOp(TorchOp):
@@ -290,9 +283,6 @@ class AtenFullLikeOp(LikeOp):
     fill_value = operand_def(ScalarOperand)
     dtype = operand_def(DTypeOperand)
     result = result_def(ValueTensorType)
-
-
-# ---- arange ----
 
 
 def arange_length(start: Any, end: Any, step: Any) -> int | None:
@@ -405,6 +395,79 @@ class AtenArangeStartStepOp(ArangeOp):
         return args[0], args[1], args[2]
 
 
+class _Fill:
+    """`value` everywhere, in self's dtype (a float into an int tensor truncates, like torch)."""
+
+    PY_NAMES = ("torch.fill", "Tensor.fill")
+    DTYPE_ARGS = ("self",)
+    IN_PLACE = True  # `x.fill_(v)`: the result written back
+
+    @classmethod
+    def compute_dtype(cls, args: tuple[Any, ...]) -> DType | None:
+        value = cls.named_args(args).get("value")  # type: ignore[attr-defined]
+        if isinstance(value, TensorMeta) and value.rank not in (None, 0):
+            raise ShapeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.rank} dimensions."
+            )
+        return super().compute_dtype(args)  # type: ignore[misc]
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Any]:
+        return [ValueTensorType(args[0].shape, cls.compute_dtype(args))]
+
+    @staticmethod
+    def eager(x: Any, value: Any) -> Any:
+        return np.full(x.shape, value, dtype=x.dtype)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, value: SSAValue) -> SSAValue:
+        return value
+
+
+@torch_op
+class AtenFillScalarOp(_Fill, ElementwiseOp):
+    """`x.fill_(1.5)`, `torch.fill(x, 2)`: x's shape and dtype, every element `value`."""
+
+    name = "torch.aten.fill.Scalar"
+    SCHEMA = "aten::fill.Scalar(Tensor self, Scalar value) -> Tensor"
+    SAMPLES = (Sample(Tn((5,), "int64", -3, 3), 2.7),)
+    self_ = operand_def(ValueTensorType)
+    value = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenFillTensorOp(_Fill, ElementwiseOp):
+    """`x.fill_(t)` with a 0-d tensor `t` (other ranks are torch's RuntimeError)."""
+
+    name = "torch.aten.fill.Tensor"
+    SCHEMA = "aten::fill.Tensor(Tensor self, Tensor value) -> Tensor"
+    SAMPLES = (Sample(Tn((2, 3), "float64"), Tn((), "int64")),)
+    self_ = operand_def(ValueTensorType)
+    value = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenZeroOp(UnaryOp):
+    """`x.zero_()`: x's shape and dtype, all zeros (`Tensor.zero` is the functional form)."""
+
+    name = "torch.aten.zero"
+    SCHEMA = "aten::zero(Tensor self) -> Tensor"
+    PY_NAMES = ("Tensor.zero",)
+    IN_PLACE = True
+    SAMPLES = (Sample(Tn((4,), "bool")),)
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return np.zeros_like(x)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        return b.const(0, x)
+
+
 OPS = (
     AtenZerosOp,
     AtenOnesOp,
@@ -421,4 +484,7 @@ OPS = (
     AtenArangeOp,
     AtenArangeStartOp,
     AtenArangeStartStepOp,
+    AtenFillScalarOp,
+    AtenFillTensorOp,
+    AtenZeroOp,
 )

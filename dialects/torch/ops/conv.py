@@ -1,4 +1,5 @@
-"""2-D convolution: `aten::conv2d` with numeric padding and its `padding="same"/"valid"` overload.
+"""Convolution: `conv2d` and `conv1d`, each with numeric padding and its `padding="same"/"valid"`
+overload (conv1d runs as conv2d over a unit dim).
 
 Input (N, C_in, H, W) or unbatched (C_in, H, W); weight (C_out, C_in / groups, kH, kW); bias
 (C_out). `padding="same"` pads d * (k - 1) in total per dim, the odd one at the bottom/right,
@@ -7,7 +8,7 @@ and needs stride 1. Stride, numeric padding, dilation and groups are compile-tim
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.ir import Attribute
@@ -16,8 +17,15 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.spatial import conv_output_size, image_dims, pair
-from dialects.torch.types import DYN, IntType, ListType, NoneType, StrType, ValueTensorType
+from dialects.torch.ops.spatial import IntList, OneDimOp, conv_output_size, image_dims, pair
+from dialects.torch.types import (
+    DYN,
+    IntType,
+    ListType,
+    NoneType,
+    StrType,
+    ValueTensorType,
+)
 
 Pads = tuple[tuple[int, int], tuple[int, int]]  # ((top, bottom), (left, right)); -1 if unknown
 
@@ -215,4 +223,62 @@ class AtenConv2dPaddingOp(Conv2dBase):
     result = result_def(ValueTensorType)
 
 
-OPS = (AtenConv2dOp, AtenConv2dPaddingOp)
+@torch_op
+class AtenConv1dOp(OneDimOp):
+    """`F.conv1d(input, weight, bias, stride, padding, dilation, groups)`: conv2d over a
+    height of one."""
+
+    name = "torch.aten.conv1d"
+    SCHEMA = (
+        "aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], "
+        "int[1] padding=[0], int[1] dilation=[1], int groups=1) -> Tensor"
+    )
+    PY_NAMES = ("F.conv1d", "torch.conv1d")
+    TWO_D = AtenConv2dOp
+    WINDOW: ClassVar[dict[int, int]] = {3: 1, 4: 0, 5: 1}
+    WEIGHT = True
+    SAMPLES = (
+        Sample(Tn((2, 4, 9), low=-1, high=1), Tn((6, 2, 3), low=-1, high=1),
+               Tn((6,), low=-1, high=1), 2, 1, 2, 2),
+        Sample(Tn((3, 7), "float64"), Tn((2, 3, 2), "float64")),
+    )  # fmt: skip
+    input = operand_def(ValueTensorType)
+    weight = operand_def(ValueTensorType)
+    bias = operand_def(ValueTensorType | NoneType)
+    stride = operand_def(IntList)
+    padding = operand_def(IntList)
+    dilation = operand_def(IntList)
+    groups = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenConv1dPaddingOp(OneDimOp):
+    """`F.conv1d(..., padding="same" | "valid")`."""
+
+    name = "torch.aten.conv1d.padding"
+    SCHEMA = (
+        "aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, "
+        'int[1] stride=[1], str padding="valid", int[1] dilation=[1], int groups=1) -> Tensor'
+    )
+    PY_NAMES = ("F.conv1d", "torch.conv1d")
+    TWO_D = AtenConv2dPaddingOp
+    WINDOW: ClassVar[dict[int, int]] = {3: 1, 5: 1}
+    WEIGHT = True
+    SAMPLES = (Sample(Tn((1, 2, 8)), Tn((3, 2, 4)), Tn((3,)), 1, "same", 2),)
+    input = operand_def(ValueTensorType)
+    weight = operand_def(ValueTensorType)
+    bias = operand_def(ValueTensorType | NoneType)
+    stride = operand_def(IntList)
+    padding = operand_def(StrType)
+    dilation = operand_def(IntList)
+    groups = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+
+OPS = (
+    AtenConv2dOp,
+    AtenConv2dPaddingOp,
+    AtenConv1dOp,
+    AtenConv1dPaddingOp,
+)

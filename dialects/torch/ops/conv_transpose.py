@@ -23,11 +23,10 @@ from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.conv import AtenConv2dOp, conv_dtype
-from dialects.torch.ops.conv_1d import OneDimOp
 from dialects.torch.ops.op_sequence import OpSequence
 from dialects.torch.ops.padding import AtenConstantPadNdOp
 from dialects.torch.ops.reorder import AtenFlipOp
-from dialects.torch.ops.spatial import image_dims, pair
+from dialects.torch.ops.spatial import OneDimOp, image_dims, pair
 from dialects.torch.ops.views import (
     AtenFlattenUsingIntsOp,
     AtenReshapeOp,
@@ -226,4 +225,7 @@ class AtenConvTranspose1dOp(OneDimOp):
     result = result_def(ValueTensorType)
 
 
-OPS = (AtenConvTranspose2dOp, AtenConvTranspose1dOp)
+OPS = (
+    AtenConvTranspose2dOp,
+    AtenConvTranspose1dOp,
+)

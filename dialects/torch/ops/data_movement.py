@@ -1,17 +1,29 @@
-"""Data movement and shape queries: indexing (`x[0]`, `x[:, 1:3]`) and `x.size(i)`, `x.dim()`."""
+"""Data movement and shape queries: indexing (`x[0]`, `x[:, 1:3]`), `x.size(i)`, `x.dim()`,
+`len(x)`, and the int lists built from shapes while the rank is unknown (`x.shape[:-1]`).
+
+The int lists: once `torch-refine-types` expands `torch.aten.size` into a `torch.prim.ListConstruct`, each
+decomposes (`torch-decompose`) into the `ListConstruct` of the elements it picks, and the
+users' shape rules read the sizes one by one.
+
+```mlir
+%s = torch.aten.size %x : !torch.vtensor<*,unk> -> !torch.list<int>
+%l = torch.aten.slice.t %s, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+```
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.folding import fold_static_size
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta, normalize_dim
-from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.prim import PrimListConstructOp
 from dialects.torch.types import DYN, IntType, ListType, NoneType, ValueTensorType
 
 
@@ -20,9 +32,6 @@ def constant_dim(op_name: str, dim: Any, x: TensorMeta) -> int | None:
     if isinstance(dim, Dynamic) or not isinstance(dim, int):
         raise TypeError(f"{op_name}: `dim` must be a constant int")
     return None if x.rank is None else normalize_dim(dim, x.rank)
-
-
-# ---- indexing ----
 
 
 @torch_op
@@ -101,9 +110,6 @@ class AtenSliceTensorOp(TorchOp):
     @staticmethod
     def eager(x: Any, dim: int = 0, start: Any = None, end: Any = None, step: int = 1) -> Any:
         return x[(slice(None),) * (dim % x.ndim) + (slice(start, end, step),)]
-
-
-# ---- shape queries ----
 
 
 @torch_op
@@ -209,9 +215,83 @@ class AtenLenTensorOp(TorchOp):
         return fold_static_size(self.t, 0)
 
 
-from dialects.torch.ops.shape_lists import OPS as SHAPE_LIST_OPS  # noqa: E402 (after the ops)
+def list_elements(value: SSAValue) -> list[SSAValue] | None:
+    """The element values of a list made by `torch.prim.ListConstruct`, else None."""
+    owner = value.owner
+    return list(owner.elements) if isinstance(owner, PrimListConstructOp) else None
+
+
+def _rebuilt(elements: list[SSAValue]) -> list[Operation]:
+    return [PrimListConstructOp(elements, IntType())]
+
+
+@torch_op
+class AtenSliceTOp(TorchOp):
+    """`l[start:end:step]` of a list of ints (`x.shape[1:]` of a tensor of unknown rank)."""
+
+    name = "torch.aten.slice.t"
+    SCHEMA = "aten::slice.t(int[] l, int? start=None, int? end=None, int step=1) -> int[]"
+    PY_NAMES = ()  # the frontend emits it for a shape sliced while its rank is unknown
+    SAMPLES = (Sample([2, 3, 4], None, -1), Sample([5, 6, 7, 8], 1, None, 2))
+    l = operand_def(ListType)  # noqa: E741 (the schema's name)
+    start = operand_def(IntType | NoneType)
+    end = operand_def(IntType | NoneType)
+    step = operand_def(IntType)
+    result = result_def(ListType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        step = args[3]
+        if isinstance(step, int) and step == 0:
+            raise ValueError("slice step cannot be zero")
+        return [ListType(IntType())]
+
+    @staticmethod
+    def eager(items: Any, start: Any = None, end: Any = None, step: int = 1) -> Any:
+        return list(items)[start:end:step]
+
+    def decompose(self) -> Any:
+        elements = list_elements(self.l)
+        bounds = [arg_value(v) for v in (self.start, self.end, self.step)]
+        if elements is None or not all(b is None or isinstance(b, int) for b in bounds):
+            return None
+        return _rebuilt(elements[slice(*bounds)])
+
+
+@torch_op
+class AtenAddTOp(TorchOp):
+    """`a + b` of two lists of ints (`x.shape[:-1] + (h, d)`)."""
+
+    name = "torch.aten.add.t"
+    SCHEMA = "aten::add.t(int[] a, int[] b) -> int[]"
+    PY_NAMES = ()  # the frontend emits it for a sliced shape joined with more sizes
+    SAMPLES = (Sample([2, 3], [4]), Sample([], [5, 6]))
+    a = operand_def(ListType)
+    b = operand_def(ListType)
+    result = result_def(ListType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return [ListType(IntType())]
+
+    @staticmethod
+    def eager(a: Any, b: Any) -> Any:
+        return list(a) + list(b)
+
+    def decompose(self) -> Any:
+        first, second = list_elements(self.a), list_elements(self.b)
+        if first is None or second is None:
+            return None
+        return _rebuilt(first + second)
+
 
 OPS = (
-    AtenSelectIntOp, AtenSliceTensorOp, AtenSizeIntOp, AtenSizeOp, AtenDimOp, AtenLenTensorOp,
-    *SHAPE_LIST_OPS,
-)  # fmt: skip
+    AtenSelectIntOp,
+    AtenSliceTensorOp,
+    AtenSizeIntOp,
+    AtenSizeOp,
+    AtenDimOp,
+    AtenLenTensorOp,
+    AtenSliceTOp,
+    AtenAddTOp,
+)

@@ -199,4 +199,9 @@ class AtenTraceOp(TorchOp):
         return seq.ops
 
 
-OPS = (AtenDiagonalOp, AtenDiagEmbedOp, AtenDiagOp, AtenTraceOp)
+OPS = (
+    AtenDiagonalOp,
+    AtenDiagEmbedOp,
+    AtenDiagOp,
+    AtenTraceOp,
+)

@@ -14,13 +14,10 @@ from dialects.torch.families import ScalarOperand
 from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.norms import (
-    AtenNormScalarOp,
-    AtenNormScalarOptDimOp,
-    order_value,
-    p_norm,
-)
+from dialects.torch.ops.arithmetic import AtenSubTensorOp
+from dialects.torch.ops.norms import AtenNormScalarOp, AtenNormScalarOptDimOp, order_value, p_norm
 from dialects.torch.ops.op_sequence import OpSequence
+from dialects.torch.ops.views import AtenUnsqueezeOp
 from dialects.torch.types import NoneType, StrType, ValueTensorType
 
 
@@ -32,12 +29,6 @@ def _float_dtype(cls: Any, *tensors: TensorMeta) -> DType | None:
         if dtype is not None and not dtype.is_float:
             raise TypeError(f"{cls.name}: expected floating point inputs, got {dtype.name}")
     return max(dtypes, key=lambda d: d.numpy.itemsize)  # type: ignore[union-attr]
-
-
-def _by_name(name: str) -> type[TorchOp]:
-    from dialects.torch.registry import BY_NAME
-
-    return BY_NAME[name]
 
 
 @torch_op
@@ -66,7 +57,7 @@ class AtenDistOp(TorchOp):
 
     def decompose(self) -> Any:
         s = OpSequence()
-        difference = s.call(_by_name("torch.aten.sub.Tensor"), self.self_, self.other, 1)
+        difference = s.call(AtenSubTensorOp, self.self_, self.other, 1)
         s.call(AtenNormScalarOp, difference, self.p)
         return s.ops
 
@@ -122,10 +113,10 @@ class AtenCdistOp(TorchOp):
 
     def decompose(self) -> Any:
         s = OpSequence()
-        unsqueeze = _by_name("torch.aten.unsqueeze")
+        unsqueeze = AtenUnsqueezeOp
         rows = s.call(unsqueeze, self.x1, -2)
         columns = s.call(unsqueeze, self.x2, -3)
-        difference = s.call(_by_name("torch.aten.sub.Tensor"), rows, columns, 1)
+        difference = s.call(AtenSubTensorOp, rows, columns, 1)
         s.call(AtenNormScalarOptDimOp, difference, self.p, [-1], False, None, None)
         return s.ops
 
@@ -141,4 +132,7 @@ def _sizes_agree(a: int, b: int) -> bool | None:
     return a == b
 
 
-OPS = (AtenDistOp, AtenCdistOp)
+OPS = (
+    AtenDistOp,
+    AtenCdistOp,
+)

@@ -329,4 +329,8 @@ def _numel(shape: tuple[int, ...] | None) -> int | None:
     return int(np.prod(shape, dtype=np.int64))
 
 
-OPS = (AtenIndexPutOp, AtenMaskedScatterOp, AtenPutOp)
+OPS = (
+    AtenIndexPutOp,
+    AtenMaskedScatterOp,
+    AtenPutOp,
+)

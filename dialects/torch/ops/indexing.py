@@ -1,4 +1,6 @@
-"""Indexing by index tensors: index_select, gather, embedding and `x[index]` / `x[:, index]`.
+"""Reading at index tensors and masks: index_select, gather, embedding, `x[index]` /
+`x[:, index]`, `x[mask]` and masked_select (through nonzero), and the composites one_hot and
+take_along_dim.
 
 Indices must be int64 or int32 and in range (torch raises IndexError otherwise; the compiled
 code checks `x[...]`'s index tensors, not those of index_select, gather and embedding, where
@@ -10,16 +12,32 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
-from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.dtypes import INT64
+from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes, normalize_dim
+from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.data_movement import constant_dim
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.comparison import AtenEqTensorOp
+from dialects.torch.ops.constructors import (
+    AtenArangeOp,
+)
+from dialects.torch.ops.data_movement import AtenSelectIntOp, constant_dim
 from dialects.torch.ops.index_put import indexed_shape
+from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.prim import PrimListConstructOp
-from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
+from dialects.torch.ops.shapes import numel
+from dialects.torch.ops.value_sized import AtenNonzeroOp
+from dialects.torch.ops.views import (
+    AtenExpandOp,
+    AtenFlattenUsingIntsOp,
+    AtenReshapeOp,
+    AtenUnsqueezeOp,
+    AtenViewOp,
+)
+from dialects.torch.types import DYN, BoolType, IntType, ListType, NoneType, ValueTensorType
 
 
 def check_index_dtype(op_name: str, index: TensorMeta) -> None:
@@ -262,9 +280,7 @@ class AtenIndexTensorOp(TorchOp):
     def infer(cls, *args: Any) -> list[Attribute]:
         x, indices = args
         entries = index_entries("index", indices)
-        if any(is_mask_index(index) for _, index in entries):  # x[mask]: value_sized.py
-            from dialects.torch.ops.value_sized import masked_index_shape
-
+        if any(is_mask_index(index) for _, index in entries):  # x[mask]: masked_index_shape
             d = masked_dim("index", indices, entries)
             return [ValueTensorType(masked_index_shape("index", x, d, indices[d]), x.dtype)]
         return [ValueTensorType(advanced_index_shape("index", x, indices, entries), x.dtype)]
@@ -273,8 +289,6 @@ class AtenIndexTensorOp(TorchOp):
     def eager(x: Any, indices: Any) -> Any:
         entries = [(d, np.asarray(index)) for d, index in enumerate(indices) if index is not None]
         if entries[0][1].dtype == np.bool_:
-            from dialects.torch.ops.value_sized import masked_index_eager
-
             return masked_index_eager(x, entries[0][0], entries[0][1])
         key: list[Any] = [slice(None)] * len(indices)
         for d, index in entries:
@@ -291,9 +305,8 @@ class AtenIndexTensorOp(TorchOp):
         return np.array(x[tuple(key)])
 
     def decompose(self) -> Any:
-        """`x[mask]` with a bool mask: nonzero and index_select (`value_sized.py`)."""
+        """`x[mask]` with a bool mask: nonzero and index_select (`masked_index_ops`)."""
         from dialects.torch.ops.op_sequence import OpSequence, known_rank
-        from dialects.torch.ops.value_sized import masked_index_ops
 
         owner = self.indices.owner
         mask = owner.operands[-1] if isinstance(owner, PrimListConstructOp) else None
@@ -306,4 +319,262 @@ class AtenIndexTensorOp(TorchOp):
         return seq.ops
 
 
-OPS = (AtenIndexSelectOp, AtenGatherOp, AtenEmbeddingOp, AtenIndexTensorOp)
+@torch_op
+class AtenOneHotOp(TorchOp):
+    """`F.one_hot(x, num_classes)`: int64, shape `x.shape + [num_classes]`, 1 at `x[i]`.
+
+    `num_classes` must be given: the default (-1, one more than the largest value) makes the
+    shape depend on the values."""
+
+    name = "torch.aten.one_hot"
+    SCHEMA = "aten::one_hot(Tensor self, int num_classes=-1) -> Tensor"
+    PY_NAMES = ("F.one_hot",)
+    SAMPLES = (Sample(Tn((2, 3), "int64", 0, 4), 4), Sample(Tn((), "int64", 0, 3), 3))
+    self_ = operand_def(ValueTensorType)
+    num_classes = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, classes = args
+        if x.dtype is not None and x.dtype != INT64:
+            raise TypeError("one_hot is only applicable to index tensor of type LongTensor.")
+        if not isinstance(classes, int):
+            raise TypeError("one_hot: `num_classes` must be a constant int")
+        if classes == -1:
+            raise TypeError(
+                "one_hot: pass num_classes (with -1, the number of classes is the largest "
+                "value + 1, which is only known at run time)"
+            )
+        if classes < 0:
+            raise ShapeError("num_classes should be positive")
+        return [ValueTensorType(None if x.shape is None else (*x.shape, classes), INT64)]
+
+    @staticmethod
+    def eager(x: Any, num_classes: int = -1) -> Any:
+        indices = checked_indices("one_hot", x, num_classes)
+        return (indices[..., None] == np.arange(num_classes)).astype(np.int64)
+
+    def decompose(self) -> Any:
+        """`(x.unsqueeze(-1) == arange(num_classes)).to(int64)`."""
+        seq = OpSequence()
+        column = seq.call(AtenUnsqueezeOp, self.self_, -1)
+        classes = seq.call(AtenArangeOp, self.num_classes, None)
+        hits = seq.call(AtenEqTensorOp, column, classes)
+        seq.call(AtenToDtypeOp, hits, INT64.scalar_type, False, False, None)
+        return seq.ops
+
+
+def _broadcast_off_dim(x: TensorMeta, index: TensorMeta, d: int) -> tuple[int, ...] | None:
+    """The broadcast of both shapes outside dim `d` (ShapeError if they do not broadcast)."""
+    if x.shape is None or index.shape is None:
+        return None
+    if len(x.shape) != len(index.shape):
+        raise ShapeError(
+            "torch.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {len(x.shape)} dimensions for input, and "
+            f"{len(index.shape)} dimensions for indices"
+        )
+    outer = broadcast_shapes(
+        [tuple(1 if i == d else n for i, n in enumerate(s)) for s in (x.shape, index.shape)]
+    )
+    return outer
+
+
+@torch_op
+class AtenTakeAlongDimOp(TorchOp):
+    """`torch.take_along_dim(x, indices, dim)`: `gather` along `dim` after broadcasting the
+    other dims of `x` and `indices`; with no dim, of the flattened tensors."""
+
+    name = "torch.aten.take_along_dim"
+    SCHEMA = "aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor"
+    PY_NAMES = ("torch.take_along_dim", "Tensor.take_along_dim")
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((1, 2), "int64", 0, 4), 1),
+        Sample(Tn((2, 3), "int64"), Tn((4,), "int64", 0, 6)),
+    )
+    self_ = operand_def(ValueTensorType)
+    indices = operand_def(ValueTensorType)
+    dim = operand_def(IntType | NoneType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, index, dim = args
+        check_index_dtype("take_along_dim", index)
+        if dim is None:
+            count = None if index.shape is None else numel(index.shape)
+            return [ValueTensorType((DYN if count is None else count,), x.dtype)]
+        if not isinstance(dim, int):
+            raise TypeError("take_along_dim: `dim` must be a constant int")
+        if x.rank is None:
+            return [ValueTensorType(None, x.dtype)]
+        d = normalize_dim(dim, x.rank)
+        outer = _broadcast_off_dim(x, index, d)
+        if outer is None or index.shape is None:
+            return [ValueTensorType(None, x.dtype)]
+        shape = tuple(index.shape[i] if i == d else n for i, n in enumerate(outer))
+        return [ValueTensorType(shape, x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, indices: Any, dim: Any = None) -> Any:
+        if dim is None:
+            flat = np.reshape(x, -1)
+            return flat[checked_indices("take_along_dim", np.reshape(indices, -1), flat.size)]
+        d = dim % x.ndim
+        outer = _broadcast_off_dim(TensorMeta.of_array(x), TensorMeta.of_array(indices), d)
+        assert outer is not None
+        xs = np.broadcast_to(x, tuple(x.shape[d] if i == d else n for i, n in enumerate(outer)))
+        ix = np.broadcast_to(
+            indices, tuple(indices.shape[d] if i == d else n for i, n in enumerate(outer))
+        )
+        return np.take_along_axis(xs, checked_indices("take_along_dim", ix, x.shape[d]), d)
+
+    def decompose(self) -> Any:
+        x, index, dim = self.operands
+        rank, d = known_rank(x), arg_value(dim)
+        if rank is None or known_rank(index) is None:
+            return None
+        seq = OpSequence()
+        if d is None:
+            flat_x = seq.call(AtenViewOp, x, [-1])
+            flat_index = seq.call(AtenViewOp, index, [-1])
+            seq.call(AtenGatherOp, flat_x, 0, flat_index, False)
+            return seq.ops
+        d %= rank
+        sizes_x, sizes_i = seq.sizes(x), seq.sizes(index)
+        target_x, target_i = [], []
+        for axis, (a, b) in enumerate(zip(sizes_x, sizes_i)):
+            if axis == d:
+                target_x.append(-1)
+                target_i.append(-1)
+                continue
+            wide = b if a == 1 else a  # sizes equal, or one of them is 1
+            target_x.append(wide if a == 1 else -1)
+            target_i.append(wide if b == 1 else -1)
+        grown_x = seq.call(AtenExpandOp, x, target_x, False)
+        grown_i = seq.call(AtenExpandOp, index, target_i, False)
+        seq.call(AtenGatherOp, grown_x, d, grown_i, False)
+        return seq.ops
+
+
+class MaskShapeError(ShapeError, IndexError):
+    """A mask whose shape does not match the dims it indexes (torch raises IndexError)."""
+
+
+def masked_index_shape(op_name: str, x: TensorMeta, dim: int, mask: TensorMeta) -> Any:
+    """The shape of `x[:, ..., mask]` (`dim` dims before the mask): `[count]` in place of the
+    dims the mask covers; MaskShapeError (an IndexError) where the sizes differ."""
+    if x.shape is None or mask.shape is None:
+        return None
+    k = len(mask.shape)
+    if dim + k > len(x.shape):
+        raise MaskShapeError(
+            f"{op_name}(): too many indices for tensor of dimension {len(x.shape)} (got {dim + k})"
+        )
+    for i, size in enumerate(mask.shape):
+        have = x.shape[dim + i]
+        if DYN not in (size, have) and size != have:
+            raise MaskShapeError(
+                f"The shape of the mask {list(mask.shape)} at index {i} does not match the "
+                f"shape of the indexed tensor {list(x.shape)} at index {dim + i}"
+            )
+    return (*x.shape[:dim], DYN, *x.shape[dim + k :])
+
+
+def masked_index_eager(x: Any, dim: int, mask: Any) -> Any:
+    """`x[:, ..., mask]` in numpy, with torch's IndexError for a mask of the wrong shape."""
+    masked_index_shape("index", TensorMeta.of_array(x), dim, TensorMeta.of_array(mask))
+    return x[(slice(None),) * dim + (np.asarray(mask, np.bool_),)]
+
+
+def masked_index_ops(seq: OpSequence, x: SSAValue, dim: int, mask: SSAValue) -> SSAValue:
+    """Build `x[:, ..., mask]` (`dim` dims before the mask) from nonzero and index_select."""
+    k = known_rank(mask)
+    assert k is not None, "the mask's rank must be known"
+    if k == 0:  # a 0-d mask adds a dim of 1 (True) or 0 (False)
+        x = seq.call(AtenUnsqueezeOp, x, dim)
+    elif k > 1:
+        x = seq.call(AtenFlattenUsingIntsOp, x, dim, dim + k - 1)
+    flat_mask = mask if k == 1 else seq.call(AtenReshapeOp, mask, [-1])
+    positions = seq.call(AtenSelectIntOp, seq.call(AtenNonzeroOp, flat_mask), 1, 0)
+    return seq.call(AtenIndexSelectOp, x, dim, positions)
+
+
+def _check_mask_dtype(op_name: str, mask: TensorMeta) -> None:
+    if mask.dtype is not None and not mask.dtype.is_bool:
+        raise TypeError(f"{op_name}: expected BoolTensor for mask")
+
+
+@torch_op
+class AtenMaskedSelectOp(TorchOp):
+    """`torch.masked_select(x, mask)`: the elements of `x` where the bool `mask` is True, `x`
+    and `mask` broadcast together, as a 1-D tensor in row-major order."""
+
+    name = "torch.aten.masked_select"
+    SCHEMA = "aten::masked_select(Tensor self, Tensor mask) -> Tensor"
+    PY_NAMES = ("torch.masked_select", "Tensor.masked_select")
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((3, 4), "bool")),
+        Sample(Tn((2, 1), "int64"), Tn((3,), "bool")),
+    )
+    self_ = operand_def(ValueTensorType)
+    mask = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, mask = args
+        _check_mask_dtype("masked_select", mask)
+        broadcast_shapes([x.shape, mask.shape])
+        return [ValueTensorType((DYN,), x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, mask: Any) -> Any:
+        shape = np.broadcast_shapes(np.shape(x), np.shape(mask))
+        return np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)]
+
+    def decompose(self) -> Any:
+        x, mask = self.self_, self.mask
+        if known_rank(x) is None or known_rank(mask) is None:
+            return None
+        seq = OpSequence()
+        shape = broadcast_shapes([x.type.sizes, mask.type.sizes])  # type: ignore[attr-defined]
+        assert shape is not None
+        x, mask = (_broadcast(seq, v, shape, (x, mask)) for v in (x, mask))
+        masked_index_ops(seq, x, 0, mask)
+        return seq.ops
+
+
+def _broadcast(
+    seq: OpSequence, value: SSAValue, shape: tuple[int, ...], operands: tuple[SSAValue, ...]
+) -> SSAValue:
+    """`value` expanded to the broadcast `shape` of `operands` (itself when it has it)."""
+    if tuple(value.type.sizes) == shape:  # type: ignore[attr-defined]
+        return value
+    sizes = [seq.size(*_size_source(operands, shape, a)) if n == DYN else n
+             for a, n in enumerate(shape)]  # fmt: skip
+    return seq.call(AtenExpandOp, value, sizes, False)
+
+
+def _size_source(
+    operands: tuple[SSAValue, ...], shape: tuple[int, ...], axis: int
+) -> tuple[SSAValue, int]:
+    """An operand dim (aligned to the right) that gives the dynamic size of `shape[axis]`."""
+    for value in operands:
+        sizes = value.type.sizes  # type: ignore[attr-defined]
+        dim = axis - len(shape) + len(sizes)
+        if dim >= 0 and sizes[dim] == DYN:
+            return value, dim
+    raise AssertionError(f"no operand gives the size of broadcast dim {axis}")
+
+
+OPS = (
+    AtenIndexSelectOp,
+    AtenGatherOp,
+    AtenEmbeddingOp,
+    AtenIndexTensorOp,
+    AtenOneHotOp,
+    AtenTakeAlongDimOp,
+    AtenMaskedSelectOp,
+)

@@ -1,9 +1,8 @@
-"""Dense linear algebra on (batches of) square matrices: `torch.linalg.inv`, `det`, `slogdet`,
-`cholesky`, `solve` and `matrix_power` (and `torch.inverse` / `det` / `slogdet` /
-`cholesky` / `matrix_power`).
+"""Dense linear algebra: inv, det, slogdet, cholesky (numba kernels), solve, matrix_power,
+and the `torch.linalg` functions written with other ops: multi_dot, vecdot, diagonal, logdet.
 
 inv, det, slogdet and cholesky are computed matrix by matrix by numba kernels
-(`lowering/run/kernels/linear_algebra.py`: LU with partial pivoting, Cholesky), called like the
+(`dialects/torch/matrix_kernels.py`: LU with partial pivoting, Cholesky), called like the
 along-dim kernels with the rows dim the second to last. solve decomposes into `inv(A) @ B`,
 matrix_power into repeated squaring (`matmul`), inverting first for a negative power.
 """
@@ -16,13 +15,31 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch import kernel_refs, matrix_kernels
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.along_dim import AlongDimOp, KernelPlan
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import AtenMulTensorOp
+from dialects.torch.ops.comparison import AtenLtScalarOp
+from dialects.torch.ops.constructors import AtenOnesLikeOp
+from dialects.torch.ops.diagonals import AtenDiagEmbedOp, AtenDiagonalOp
+from dialects.torch.ops.linear import AtenMatmulOp
+from dialects.torch.ops.logical import AtenWhereScalarSelfOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
-from dialects.torch.types import DYN, BoolType, IntType, ValueTensorType
+from dialects.torch.ops.reduction import AtenSumDimIntListOp
+from dialects.torch.ops.tensor_lists import listed, tensor_list
+from dialects.torch.ops.views import AtenCloneOp, AtenSqueezeDimOp, AtenUnsqueezeOp
+from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
+
+EAGER_KERNELS = {
+    "inverse": matrix_kernels.inverse_kernel,
+    "det": matrix_kernels.det_kernel,
+    "slogdet": matrix_kernels.slogdet_kernel,
+    "cholesky": matrix_kernels.cholesky_kernel,
+}
+"""The numba kernels the compiled ops call, run by the eager references."""
+
 
 TORCH_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool"}
 
@@ -46,17 +63,11 @@ def check_square(name: str, a: TensorMeta, floats_only: bool = True) -> None:
         )
 
 
-def _kernel(name: str) -> Any:
-    from lowering.run.kernels import linear_algebra as linalg_kernels
-
-    return linalg_kernels.KERNELS[f"tsjit.linalg_{name}"]
-
-
 def run_kernel(name: str, a: Any, outputs: list[Any], *scalars: int) -> None:
     """Run kernel `name` on numpy `a` ([..., n, n]) writing `outputs` (eager references)."""
     n = a.shape[-1] if a.ndim else 1
     batch = int(np.prod(a.shape[:-2]))
-    _kernel(name)(np.ascontiguousarray(a), batch, n, n, *scalars, *outputs)
+    EAGER_KERNELS[name](np.ascontiguousarray(a), batch, n, n, *scalars, *outputs)
 
 
 class _MatrixKernelOp(AlongDimOp):
@@ -98,7 +109,7 @@ class AtenLinalgInvOp(_RaisingKernelOp):
     name = "torch.aten.linalg_inv"
     SCHEMA = "aten::linalg_inv(Tensor A) -> Tensor"
     PY_NAMES = ("torch.linalg.inv", "torch.inverse", "Tensor.inverse")
-    KERNEL = "tsjit.linalg_inverse"
+    KERNEL = kernel_refs.LINALG_INVERSE
     LABEL = "inv"
     SAMPLES = (Sample(Tn((2, 3, 3), low=1.0, high=3.0)),)
     A = operand_def(ValueTensorType)
@@ -118,7 +129,7 @@ class AtenLinalgDetOp(_MatrixKernelOp):
     name = "torch.aten.linalg_det"
     SCHEMA = "aten::linalg_det(Tensor A) -> Tensor"
     PY_NAMES = ("torch.linalg.det", "torch.det", "Tensor.det")
-    KERNEL = "tsjit.linalg_det"
+    KERNEL = kernel_refs.LINALG_DET
     LABEL = "det"
     KEEPS_MATRIX = False
     SAMPLES = (Sample(Tn((2, 3, 3), "float64")),)
@@ -140,7 +151,7 @@ class AtenLinalgSlogdetOp(_MatrixKernelOp):
     name = "torch.aten.linalg_slogdet"
     SCHEMA = "aten::linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)"
     PY_NAMES = ("torch.linalg.slogdet", "torch.slogdet", "Tensor.slogdet")
-    KERNEL = "tsjit.linalg_slogdet"
+    KERNEL = kernel_refs.LINALG_SLOGDET
     LABEL = "slogdet"
     KEEPS_MATRIX = False
     SAMPLES = (Sample(Tn((2, 3, 3))),)
@@ -163,7 +174,7 @@ class AtenLinalgCholeskyOp(_RaisingKernelOp):
     name = "torch.aten.linalg_cholesky"
     SCHEMA = "aten::linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor"
     PY_NAMES = ("torch.linalg.cholesky",)
-    KERNEL = "tsjit.linalg_cholesky"
+    KERNEL = kernel_refs.LINALG_CHOLESKY
     LABEL = "cholesky"
     # random samples are positive-definite only as 1 x 1 matrices (larger ones are in
     # tests/e2e/test_ops_as_users_write_them.py)
@@ -222,7 +233,7 @@ class AtenLinalgSolveOp(TorchOp):
         inverse = TensorMeta(a.shape, a.dtype)
         b_matrix = TensorMeta((*b.shape, 1) if vector else b.shape, b.dtype)
         first, second = (inverse, b_matrix) if left is not False else (b_matrix, inverse)
-        (typ,) = aten("matmul").infer(first, second)
+        (typ,) = AtenMatmulOp.infer(first, second)
         shape = typ.sizes  # type: ignore[attr-defined]
         if shape is not None and vector:
             shape = shape[:-1]
@@ -243,13 +254,13 @@ class AtenLinalgSolveOp(TorchOp):
         vector = solve_shapes(TensorMeta.of_type(a.type), TensorMeta.of_type(b.type))  # type: ignore[arg-type]
         seq = OpSequence()
         inverse = seq.call(AtenLinalgInvOp, a)
-        matrix = seq.call(aten("unsqueeze"), b, -1) if vector else b
+        matrix = seq.call(AtenUnsqueezeOp, b, -1) if vector else b
         if arg_value(left) is False:
-            product = seq.call(aten("matmul"), matrix, inverse)
+            product = seq.call(AtenMatmulOp, matrix, inverse)
         else:
-            product = seq.call(aten("matmul"), inverse, matrix)
+            product = seq.call(AtenMatmulOp, inverse, matrix)
         if vector:
-            seq.call(aten("squeeze.dim"), product, -1)
+            seq.call(AtenSqueezeDimOp, product, -1)
         return seq.ops
 
 
@@ -291,23 +302,195 @@ class AtenLinalgMatrixPowerOp(TorchOp):
             return None
         seq = OpSequence()
         if power == 0:
-            diagonal = seq.call(aten("diagonal"), a, 0, -2, -1)
-            ones = seq.call(aten("ones_like"), diagonal, None)
-            seq.call(aten("diag_embed"), ones, 0, -2, -1)
+            diagonal = seq.call(AtenDiagonalOp, a, 0, -2, -1)
+            ones = seq.call(AtenOnesLikeOp, diagonal, None)
+            seq.call(AtenDiagEmbedOp, ones, 0, -2, -1)
             return seq.ops
         base = seq.call(AtenLinalgInvOp, a) if power < 0 else a
         result = None
         for bit in bin(abs(power))[2:]:  # left to right: square, then multiply
             if result is not None:
-                result = seq.call(aten("matmul"), result, result)
+                result = seq.call(AtenMatmulOp, result, result)
             if bit == "1":
-                result = base if result is None else seq.call(aten("matmul"), result, base)
+                result = base if result is None else seq.call(AtenMatmulOp, result, base)
         if not seq.ops:  # A ** 1
-            seq.call(aten("clone"), a, None)
+            seq.call(AtenCloneOp, a, None)
+        return seq.ops
+
+
+def _float_name(dtype: Any) -> str:
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int"}.get(
+        dtype.name, dtype.name
+    )
+
+
+@torch_op
+class AtenLinalgMultiDotOp(TorchOp):
+    """`torch.linalg.multi_dot([a, b, c, ...])`: `a @ b @ c ...`; the first and the last may
+    be 1-D (a row, a column), the others 2-D, all of one dtype."""
+
+    name = "torch.aten.linalg_multi_dot"
+    SCHEMA = "aten::linalg_multi_dot(Tensor[] tensors) -> Tensor"
+    PY_NAMES = ("torch.linalg.multi_dot",)
+    SAMPLES = (Sample([Tn((3,)), Tn((3, 4)), Tn((4, 2))]),)
+    tensors = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        tensors = tensor_list("multi_dot", args[0])
+        if len(tensors) < 2:
+            raise ShapeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+        for position, t in enumerate(tensors):
+            edge = position in (0, len(tensors) - 1)
+            if t.rank is not None and (t.rank not in (1, 2) if edge else t.rank != 2):
+                which = "the first tensor" if position == 0 else "the last tensor"
+                if edge:
+                    raise ShapeError(f"multi_dot(): {which} must be 1D or 2D but got {t.rank}D")
+                raise ShapeError(f"multi_dot(): tensor {position} must be 2D but got {t.rank}D")
+            first = tensors[0].dtype
+            if None not in (t.dtype, first) and t.dtype != first:
+                raise TypeError(
+                    "multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                    f"{_float_name(first).lower()} and tensor {position} "
+                    f"{_float_name(t.dtype).lower()}"
+                )
+        result: Any = tensors[0]
+        for t in tensors[1:]:
+            (typ,) = AtenMatmulOp.infer(result, t)
+            result = TensorMeta.of_type(typ)  # type: ignore[arg-type]
+        return [result.to_type()]
+
+    @staticmethod
+    def eager(tensors: Any) -> Any:
+        out = tensors[0]
+        for t in tensors[1:]:
+            out = out @ t
+        return np.asarray(out)
+
+    def decompose(self) -> Any:
+        tensors = listed(self)
+        if not tensors:
+            return None
+        seq = OpSequence()
+        result = tensors[0]
+        for t in tensors[1:]:
+            result = seq.call(AtenMatmulOp, result, t)
+        return seq.ops
+
+
+@torch_op
+class AtenLinalgVecdotOp(TorchOp):
+    """`torch.linalg.vecdot(x, y, dim=-1)`: `(x * y).sum(dim)`, broadcast; floats of one
+    dtype (torch's messages)."""
+
+    name = "torch.aten.linalg_vecdot"
+    SCHEMA = "aten::linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor"
+    PY_NAMES = ("torch.linalg.vecdot",)
+    SAMPLES = (Sample(Tn((2, 3)), Tn((3,))),)
+    x = operand_def(ValueTensorType)
+    y = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, y, dim = args
+        if x.dtype is not None and not x.dtype.is_float:
+            raise TypeError(
+                "linalg.vecdot: Expected a floating point or complex tensor as input. Got "
+                f"{_float_name(x.dtype)}"
+            )
+        if None not in (x.dtype, y.dtype) and x.dtype != y.dtype:
+            raise TypeError(
+                "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                f"{_float_name(x.dtype)} and y of type {_float_name(y.dtype)} instead"
+            )
+        (product,) = AtenMulTensorOp.infer(x, y)
+        return AtenSumDimIntListOp.infer(TensorMeta.of_type(product), [dim], False, None)  # type: ignore[arg-type]
+
+    @staticmethod
+    def eager(x: Any, y: Any, dim: int = -1) -> Any:
+        return (x * y).sum(dim).astype(np.result_type(x, y))
+
+    def decompose(self) -> Any:
+        x, y, dim = self.operands
+        seq = OpSequence()
+        product = seq.call(AtenMulTensorOp, x, y)
+        seq.call(AtenSumDimIntListOp, product, [arg_value(dim)], False, None)
+        return seq.ops
+
+
+@torch_op
+class AtenLinalgDiagonalOp(TorchOp):
+    """`torch.linalg.diagonal(A, *, offset=0, dim1=-2, dim2=-1)`: `torch.diagonal` with the
+    last two dims by default."""
+
+    name = "torch.aten.linalg_diagonal"
+    SCHEMA = "aten::linalg_diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"
+    PY_NAMES = ("torch.linalg.diagonal",)
+    SAMPLES = (Sample(Tn((2, 3, 4)), offset=1),)
+    A = operand_def(ValueTensorType)
+    offset = operand_def(IntType)
+    dim1 = operand_def(IntType)
+    dim2 = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        return AtenDiagonalOp.infer(*args)
+
+    @staticmethod
+    def eager(a: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+        return np.diagonal(a, offset, dim1, dim2).copy()
+
+    def decompose(self) -> Any:
+        seq = OpSequence()
+        seq.call(AtenDiagonalOp, *self.operands)
+        return seq.ops
+
+
+@torch_op
+class AtenLogdetOp(TorchOp):
+    """`torch.logdet(A)` / `A.logdet()`: log(det), NaN where det < 0, -inf where it is 0."""
+
+    name = "torch.aten.logdet"
+    SCHEMA = "aten::logdet(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.logdet", "Tensor.logdet")
+    SAMPLES = (Sample(Tn((2, 3, 3), "float64")),)
+    self_ = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        check_square("logdet", args[0])
+        return [AtenLinalgSlogdetOp.infer(*args)[0]]
+
+    @staticmethod
+    def eager(a: Any) -> Any:
+        sign, log = AtenLinalgSlogdetOp.eager(a)
+        return np.where(sign < 0, np.nan, log).astype(a.dtype)
+
+    def decompose(self) -> Any:
+        if known_rank(self.self_) is None:
+            return None
+        seq = OpSequence()
+        slogdet = seq.add(AtenLinalgSlogdetOp.build([self.self_]))
+        sign, log = slogdet.results
+        negative = seq.call(AtenLtScalarOp, sign, 0)
+        seq.call(AtenWhereScalarSelfOp, negative, float("nan"), log)
         return seq.ops
 
 
 OPS = (
-    AtenLinalgInvOp, AtenLinalgDetOp, AtenLinalgSlogdetOp, AtenLinalgCholeskyOp,
-    AtenLinalgSolveOp, AtenLinalgMatrixPowerOp,
-)  # fmt: skip
+    AtenLinalgInvOp,
+    AtenLinalgDetOp,
+    AtenLinalgSlogdetOp,
+    AtenLinalgCholeskyOp,
+    AtenLinalgSolveOp,
+    AtenLinalgMatrixPowerOp,
+    AtenLinalgMultiDotOp,
+    AtenLinalgVecdotOp,
+    AtenLinalgDiagonalOp,
+    AtenLogdetOp,
+)

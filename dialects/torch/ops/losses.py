@@ -25,16 +25,24 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import Dynamic, ShapeError
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.arithmetic import (
+    AtenAddTensorOp,
+    AtenDivScalarOp,
+    AtenDivTensorOp,
+    AtenMulScalarOp,
+    AtenMulTensorOp,
+    AtenNegOp,
+)
+from dialects.torch.ops.comparison import AtenNeScalarOp
+from dialects.torch.ops.indexing import AtenEmbeddingOp, AtenGatherOp
+from dialects.torch.ops.normalization import AtenLogSoftmaxIntOp
 from dialects.torch.ops.op_sequence import OpSequence
+from dialects.torch.ops.reduction import AtenMeanOp, AtenSumDimIntListOp, AtenSumOp
+from dialects.torch.ops.reorder import AtenMovedimIntOp
+from dialects.torch.ops.views import AtenSqueezeDimOp, AtenUnsqueezeOp
 from dialects.torch.types import FloatType, IntType, NoneType, ValueTensorType
 
 NONE, MEAN, SUM = 0, 1, 2
-
-
-def _op(name: str) -> type[TorchOp]:
-    from dialects.torch.registry import BY_NAME
-
-    return BY_NAME[f"torch.aten.{name}"]
 
 
 def _constant(name: str, value: Any) -> Any:
@@ -105,7 +113,7 @@ class AtenCrossEntropyLossOp(TorchOp):
         reduction, _, smoothing = self.arg_values()[3:]
         s = OpSequence()
         class_dim = 0 if x.type.rank == 1 else 1  # type: ignore[attr-defined]
-        logp = s.call(_op("log_softmax.int"), x, class_dim, None)
+        logp = s.call(AtenLogSoftmaxIntOp, x, class_dim, None)
         weight = None if isinstance(self.weight.type, NoneType) else self.weight
         classes = s.size(x, class_dim)
         if target.type.element.is_float:
@@ -121,54 +129,52 @@ class AtenCrossEntropyLossOp(TorchOp):
 def _class_sum(s: OpSequence, values: SSAValue, weight: Any, class_dim: int) -> SSAValue:
     """`-sum_c w_c * values_c` over the class dim."""
     if weight is not None:
-        values = s.call(
-            _op("mul.Tensor"), s.call(_op("movedim.int"), values, class_dim, -1), weight
-        )
+        values = s.call(AtenMulTensorOp, s.call(AtenMovedimIntOp, values, class_dim, -1), weight)
         class_dim = -1
-    total = s.call(_op("sum.dim_IntList"), values, [class_dim], False, None)
-    return s.call(_op("neg"), total)
+    total = s.call(AtenSumDimIntListOp, values, [class_dim], False, None)
+    return s.call(AtenNegOp, total)
 
 
 def _reduce(s: OpSequence, losses: SSAValue, reduction: int, divisor: Any) -> SSAValue:
     """'none': the losses; 'sum'; 'mean': the sum over `divisor` (a tensor), or the mean."""
     if reduction == NONE:
         return losses
-    total = s.call(_op("sum"), losses, None)
+    total = s.call(AtenSumOp, losses, None)
     if reduction == SUM:
         return total
     if divisor is None:
-        return s.call(_op("mean"), losses, None)
-    return s.call(_op("div.Tensor"), total, s.call(_op("sum"), divisor, None))
+        return s.call(AtenMeanOp, losses, None)
+    return s.call(AtenDivTensorOp, total, s.call(AtenSumOp, divisor, None))
 
 
 def _smoothed(
     s: OpSequence, main: SSAValue, smooth: SSAValue, smoothing: float, classes: Any
 ) -> SSAValue:
     """`(1 - e) * main + e / C * smooth`."""
-    kept = s.call(_op("mul.Scalar"), main, 1.0 - smoothing)
-    spread = s.call(_op("div.Scalar"), s.call(_op("mul.Scalar"), smooth, smoothing), classes)
-    return s.call(_op("add.Tensor"), kept, spread, 1)
+    kept = s.call(AtenMulScalarOp, main, 1.0 - smoothing)
+    spread = s.call(AtenDivScalarOp, s.call(AtenMulScalarOp, smooth, smoothing), classes)
+    return s.call(AtenAddTensorOp, kept, spread, 1)
 
 
 def _indices(
     s: OpSequence, logp: SSAValue, target: SSAValue, weight: Any, class_dim: int,
     reduction: int, ignore_index: SSAValue, smoothing: float, classes: Any,
 ) -> None:  # fmt: skip
-    counted = s.call(_op("ne.Scalar"), target, ignore_index)
-    safe = s.call(_op("mul.Tensor"), target, counted)
-    index = s.call(_op("unsqueeze"), safe, class_dim)
-    picked = s.call(_op("squeeze.dim"), s.call(_op("gather"), logp, class_dim, index, False),
+    counted = s.call(AtenNeScalarOp, target, ignore_index)
+    safe = s.call(AtenMulTensorOp, target, counted)
+    index = s.call(AtenUnsqueezeOp, safe, class_dim)
+    picked = s.call(AtenSqueezeDimOp, s.call(AtenGatherOp, logp, class_dim, index, False),
                     class_dim)  # fmt: skip
     weights: SSAValue = counted
     if weight is not None:
-        table = s.call(_op("unsqueeze"), weight, 1)
-        per_target = s.call(_op("squeeze.dim"), s.call(_op("embedding"), table, safe, -1, False,
+        table = s.call(AtenUnsqueezeOp, weight, 1)
+        per_target = s.call(AtenSqueezeDimOp, s.call(AtenEmbeddingOp, table, safe, -1, False,
                                                        False), -1)  # fmt: skip
-        weights = s.call(_op("mul.Tensor"), per_target, counted)
-    nll = s.call(_op("neg"), s.call(_op("mul.Tensor"), picked, weights))
+        weights = s.call(AtenMulTensorOp, per_target, counted)
+    nll = s.call(AtenNegOp, s.call(AtenMulTensorOp, picked, weights))
     result = _reduce(s, nll, reduction, weights)
     if smoothing > 0.0:
-        smooth = s.call(_op("mul.Tensor"), _class_sum(s, logp, weight, class_dim), counted)
+        smooth = s.call(AtenMulTensorOp, _class_sum(s, logp, weight, class_dim), counted)
         _smoothed(s, result, _reduce(s, smooth, reduction, weights), smoothing, classes)
 
 
@@ -176,13 +182,10 @@ def _probabilities(
     s: OpSequence, logp: SSAValue, target: SSAValue, weight: Any, class_dim: int,
     reduction: int, smoothing: float, classes: Any,
 ) -> None:  # fmt: skip
-    losses = _class_sum(s, s.call(_op("mul.Tensor"), logp, target), weight, class_dim)
+    losses = _class_sum(s, s.call(AtenMulTensorOp, logp, target), weight, class_dim)
     if smoothing > 0.0:
         losses = _smoothed(s, losses, _class_sum(s, logp, weight, class_dim), smoothing, classes)
     _reduce(s, losses, reduction, None)
-
-
-# ---- the numpy reference ----
 
 
 def _log_softmax(x: Any, axis: int) -> Any:

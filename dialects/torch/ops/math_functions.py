@@ -1,7 +1,6 @@
-"""Unary math functions: trigonometric and hyperbolic functions and their inverses, the
-exponential and logarithm variants (log1p, expm1, log2, log10, exp2), rounding (floor, ceil,
-round, trunc/fix, frac), sign/sgn, square, the float class tests (isnan, isinf, isfinite,
-isposinf, isneginf) and nan_to_num.
+"""Unary math functions: exp and log (and log1p, expm1, log2, log10, exp2), sqrt, rsqrt,
+trigonometric and hyperbolic functions and their inverses, rounding (floor, ceil, trunc,
+round), frac, sign, square, the float class tests (isnan, isinf, ...) and nan_to_num.
 
 dtype rules are torch's: the transcendental functions give float32 for integer and bool
 inputs; rounding keeps integers as they are (and rejects bool); `sign` of a bool is the bool;
@@ -18,11 +17,73 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import BOOL, INT64, DType
-from dialects.torch.families import ElementwiseOp, UnaryOp
+from dialects.torch.families import (
+    ElementwiseOp,
+    UnaryOp,
+)
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.arithmetic import UNARY_SAMPLES, _unary
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import FloatType, IntType, NoneType, ValueTensorType
+
+
+@torch_op
+class AtenTanhOp(UnaryOp):
+    """Hyperbolic tangent; integers give float32 (`torch.tanh`)."""
+
+    name = "torch.aten.tanh"
+    SCHEMA = "aten::tanh(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.tanh", "Tensor.tanh", "F.tanh", "np.tanh")
+    FLOAT_RESULT = True
+    SAMPLES = UNARY_SAMPLES
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return np.tanh(x)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        return b.tanh(x)
+
+
+@torch_op
+class AtenExpOp(UnaryOp):
+    """`e ** self`; integers give float32 (`torch.exp`)."""
+
+    name = "torch.aten.exp"
+    SCHEMA = "aten::exp(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.exp", "Tensor.exp", "np.exp")
+    FLOAT_RESULT = True
+    SAMPLES = UNARY_SAMPLES
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        with np.errstate(over="ignore"):
+            return np.exp(x)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        return b.exp(x)
+
+
+AtenLogOp = _unary(
+    "log", "Natural logarithm; integers give float32 (`torch.log`).", np.log, "log", True,
+    spellings=("np.log",),
+)  # fmt: skip
+
+
+AtenSqrtOp = _unary(
+    "sqrt", "Square root; integers give float32 (`torch.sqrt`).", np.sqrt, "sqrt", True,
+    spellings=("np.sqrt",),
+)  # fmt: skip
+
+
+AtenRsqrtOp = _unary(
+    "rsqrt", "`1 / sqrt(self)`; integers give float32 (`torch.rsqrt`).",
+    lambda x: 1 / np.sqrt(x), "rsqrt", True,
+)  # fmt: skip
+
 
 TORCH_TYPE_NAMES = {"int64": "Long", "int32": "Int", "float32": "Float", "float64": "Double",
                     "bool": "Bool"}  # fmt: skip
@@ -37,10 +98,12 @@ def float_only(kernel: str, dtype: DType | None) -> DType | None:
     return dtype
 
 
-# ---- transcendental functions: integers give float32 ----
-
 TRIG_SAMPLES = (Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "int64", -3, 3)))
+
+
 UNIT_SAMPLES = (Sample(Tn((3, 4), low=-0.99, high=0.99)), Sample(Tn((5,), "float64", -0.99, 0.99)))
+
+
 POSITIVE_SAMPLES = (Sample(Tn((3, 4), low=0.05, high=9.0)), Sample(Tn((5,), "int64", 1, 9)))
 
 
@@ -82,56 +145,85 @@ def _aliases(*names: str) -> tuple[str, ...]:
 
 AtenSinOp = _float_function("sin", "Sine (`torch.sin`).", np.sin, math.SinOp, TRIG_SAMPLES,
                             ("np.sin",))  # fmt: skip
+
+
 AtenCosOp = _float_function("cos", "Cosine (`torch.cos`).", np.cos, math.CosOp, TRIG_SAMPLES[:1],
                             ("np.cos",))  # fmt: skip
+
+
 AtenTanOp = _float_function("tan", "Tangent (`torch.tan`).", np.tan, math.TanOp,
                             (Sample(Tn((3, 4), low=-1.5, high=1.5)),), ("np.tan",))  # fmt: skip
+
+
 AtenAsinOp = _float_function(
     "asin", "Arcsine; NaN outside [-1, 1] (`torch.asin`, `torch.arcsin`).", np.arcsin,
     math.AsinOp, UNIT_SAMPLES, (*_aliases("arcsin"), "np.arcsin"),
 )  # fmt: skip
+
+
 AtenAcosOp = _float_function(
     "acos", "Arccosine; NaN outside [-1, 1] (`torch.acos`, `torch.arccos`).", np.arccos,
     math.AcosOp, UNIT_SAMPLES[:1], (*_aliases("arccos"), "np.arccos"),
 )  # fmt: skip
+
+
 AtenAtanOp = _float_function(
     "atan", "Arctangent (`torch.atan`, `torch.arctan`).", np.arctan, math.AtanOp,
     TRIG_SAMPLES[:1], (*_aliases("arctan"), "np.arctan"),
 )  # fmt: skip
+
+
 AtenSinhOp = _float_function("sinh", "Hyperbolic sine (`torch.sinh`).", np.sinh, math.SinhOp,
                              TRIG_SAMPLES[:1], ("np.sinh",))  # fmt: skip
+
+
 AtenCoshOp = _float_function("cosh", "Hyperbolic cosine (`torch.cosh`).", np.cosh, math.CoshOp,
                              (Sample(Tn((5,), "float64", -3.0, 3.0)),), ("np.cosh",))  # fmt: skip
+
+
 AtenAsinhOp = _float_function(
     "asinh", "Inverse hyperbolic sine (`torch.asinh`, `torch.arcsinh`).", np.arcsinh,
     math.AsinhOp, TRIG_SAMPLES[:1], (*_aliases("arcsinh"), "np.arcsinh"),
 )  # fmt: skip
+
+
 AtenAcoshOp = _float_function(
     "acosh", "Inverse hyperbolic cosine; NaN below 1 (`torch.acosh`, `torch.arccosh`).",
     np.arccosh, math.AcoshOp, (Sample(Tn((3, 4), low=1.0, high=5.0)),),
     (*_aliases("arccosh"), "np.arccosh"),
 )  # fmt: skip
+
+
 AtenAtanhOp = _float_function(
     "atanh", "Inverse hyperbolic tangent; +-inf at +-1 (`torch.atanh`, `torch.arctanh`).",
     np.arctanh, math.AtanhOp, UNIT_SAMPLES[:1], (*_aliases("arctanh"), "np.arctanh"),
 )  # fmt: skip
+
+
 AtenLog1pOp = _float_function(
     "log1p", "`log(1 + x)`, accurate near 0 (`torch.log1p`).", np.log1p, math.Log1pOp,
     (Sample(Tn((3, 4), low=-0.9, high=4.0)),), ("np.log1p", "torch.special.log1p"),
 )  # fmt: skip
+
+
 AtenExpm1Op = _float_function(
     "expm1", "`exp(x) - 1`, accurate near 0 (`torch.expm1`).", np.expm1, math.ExpM1Op,
     TRIG_SAMPLES[:1], ("np.expm1", "torch.special.expm1"),
 )  # fmt: skip
+
+
 AtenLog2Op = _float_function("log2", "Base-2 logarithm (`torch.log2`).", np.log2, math.Log2Op,
                              POSITIVE_SAMPLES, ("np.log2",))  # fmt: skip
+
+
 AtenLog10Op = _float_function("log10", "Base-10 logarithm (`torch.log10`).", np.log10,
                               math.Log10Op, POSITIVE_SAMPLES[:1], ("np.log10",))  # fmt: skip
+
+
 AtenExp2Op = _float_function("exp2", "`2 ** x` (`torch.exp2`).", np.exp2, math.Exp2Op,
                              TRIG_SAMPLES[:1],
                              ("np.exp2", "torch.special.exp2"))  # fmt: skip
 
-# ---- rounding: integers are kept as they are, bool is rejected ----
 
 ROUNDING_SAMPLES = (Sample(Tn((3, 4), low=-4.0, high=4.0)), Sample(Tn((5,), "int32", -9, 9)))
 
@@ -167,12 +259,18 @@ def _rounding(
 
 AtenFloorOp = _rounding("floor", "Rounded down; integers unchanged (`torch.floor`).", np.floor,
                         "floor", ("np.floor",), ROUNDING_SAMPLES)  # fmt: skip
+
+
 AtenCeilOp = _rounding("ceil", "Rounded up; integers unchanged (`torch.ceil`).", np.ceil,
                        "ceil", ("np.ceil",))  # fmt: skip
+
+
 AtenTruncOp = _rounding(
     "trunc", "Rounded toward zero; integers unchanged (`torch.trunc`, `torch.fix`).", np.trunc,
     "trunc", (*_aliases("fix"), "np.trunc", "np.fix"),
 )  # fmt: skip
+
+
 AtenRoundOp = _rounding(
     "round", "Rounded to the nearest integer, halves to even; integers unchanged "
     "(`torch.round`).", np.rint, "round_even", ("np.rint", "np.round"),
@@ -236,9 +334,6 @@ class AtenFracOp(UnaryOp):
         return b.sub(x, b.trunc(x))
 
 
-# ---- sign, square ----
-
-
 @torch_op
 class AtenSignOp(UnaryOp):
     """-1, 0 or 1 by the sign of x, 0 for NaN; a bool stays the bool (`torch.sign`, and
@@ -285,9 +380,6 @@ class AtenSquareOp(UnaryOp):
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
         return b.mul(x, x)
-
-
-# ---- float class tests: bool results, integers are finite ----
 
 
 class _ClassTest(UnaryOp):
@@ -394,9 +486,6 @@ class AtenIsneginfOp(_ClassTest):
         return b.cmp("eq", x, b.const(float("-inf"), x))
 
 
-# ---- nan_to_num ----
-
-
 @torch_op
 class AtenNanToNumOp(ElementwiseOp):
     """NaN, +inf and -inf replaced by `nan` (default 0), `posinf` and `neginf` (default the
@@ -442,10 +531,39 @@ class AtenNanToNumOp(ElementwiseOp):
 
 
 OPS = (
-    AtenSinOp, AtenCosOp, AtenTanOp, AtenAsinOp, AtenAcosOp, AtenAtanOp,
-    AtenSinhOp, AtenCoshOp, AtenAsinhOp, AtenAcoshOp, AtenAtanhOp,
-    AtenLog1pOp, AtenExpm1Op, AtenLog2Op, AtenLog10Op, AtenExp2Op,
-    AtenFloorOp, AtenCeilOp, AtenTruncOp, AtenRoundOp, AtenRoundDecimalsOp, AtenFracOp,
-    AtenSignOp, AtenSquareOp,
-    AtenIsnanOp, AtenIsinfOp, AtenIsfiniteOp, AtenIsposinfOp, AtenIsneginfOp, AtenNanToNumOp,
-)  # fmt: skip
+    AtenTanhOp,
+    AtenExpOp,
+    AtenLogOp,
+    AtenSqrtOp,
+    AtenRsqrtOp,
+    AtenSinOp,
+    AtenCosOp,
+    AtenTanOp,
+    AtenAsinOp,
+    AtenAcosOp,
+    AtenAtanOp,
+    AtenSinhOp,
+    AtenCoshOp,
+    AtenAsinhOp,
+    AtenAcoshOp,
+    AtenAtanhOp,
+    AtenLog1pOp,
+    AtenExpm1Op,
+    AtenLog2Op,
+    AtenLog10Op,
+    AtenExp2Op,
+    AtenFloorOp,
+    AtenCeilOp,
+    AtenTruncOp,
+    AtenRoundOp,
+    AtenRoundDecimalsOp,
+    AtenFracOp,
+    AtenSignOp,
+    AtenSquareOp,
+    AtenIsnanOp,
+    AtenIsinfOp,
+    AtenIsfiniteOp,
+    AtenIsposinfOp,
+    AtenIsneginfOp,
+    AtenNanToNumOp,
+)

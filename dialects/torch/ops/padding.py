@@ -194,4 +194,7 @@ class AtenPadOp(TorchOp):
         return s.ops
 
 
-OPS = (AtenConstantPadNdOp, AtenPadOp)
+OPS = (
+    AtenConstantPadNdOp,
+    AtenPadOp,
+)

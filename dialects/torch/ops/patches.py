@@ -197,4 +197,7 @@ class AtenCol2imOp(TorchOp):
         return out if x.ndim == 3 else out[0]
 
 
-OPS = (AtenIm2colOp, AtenCol2imOp)
+OPS = (
+    AtenIm2colOp,
+    AtenCol2imOp,
+)

@@ -21,7 +21,7 @@ from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSliceTensorOp, constant_dim
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.prim import PrimListUnpackOp
-from dialects.torch.ops.scalar import (
+from dialects.torch.ops.scalars import (
     AtenAddIntOp,
     AtenFloordivIntOp,
     AtenMinIntOp,
@@ -77,9 +77,6 @@ class PiecesOp(TorchOp):
         return self.pieces(*self.arg_values())  # type: ignore[return-value]
 
 
-# ---- unbind ----
-
-
 @torch_op
 class AtenUnbindIntOp(PiecesOp):
     """`x.unbind(dim)`: the `x.select(dim, k)` for every k."""
@@ -128,9 +125,6 @@ class AtenUnbindIntOp(PiecesOp):
         seq = OpSequence()
         seq.list_of([seq.call(AtenSelectIntOp, x, d, k) for k in range(count)])
         return seq.ops
-
-
-# ---- tensor_split ----
 
 
 def section_bounds(size: int, sections: int) -> list[tuple[int, int]]:
@@ -276,9 +270,6 @@ class AtenTensorSplitIndicesOp(_TensorSplitOp):
         bounds = self.bounds(0, arg_value(indices))
         seq.list_of([seq.call(AtenSliceTensorOp, x, d, a, b, 1) for a, b in bounds])
         return seq.ops
-
-
-# ---- meshgrid ----
 
 
 def _grid_order(count: int, indexing: str) -> list[int]:

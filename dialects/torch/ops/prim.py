@@ -31,13 +31,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import (
-    ConstantLike,
-    HasParent,
-    IsTerminator,
-    Pure,
-    RecursiveMemoryEffect,
-)
+from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.torch.dtypes import dtype_of_attr, dtype_of_numpy
@@ -52,8 +46,6 @@ from dialects.torch.types import (
     TupleType,
     ValueTensorType,
 )
-
-# ---- constants ----
 
 
 @irdl_op_definition
@@ -209,9 +201,6 @@ class ValueTensorLiteralOp(ConstantLikeOp):
             )
 
 
-# ---- lists and tuples ----
-
-
 @irdl_op_definition
 class PrimListConstructOp(ConstantLikeOp):
     """A list from its elements: `torch.prim.ListConstruct %a, %b : (!torch.int, !torch.int) -> !torch.list<int>`."""
@@ -314,9 +303,6 @@ class PrimListUnpackOp(IRDLOperation):
 
     def verify_(self) -> None:
         self.inferred_types()
-
-
-# ---- structured control flow ----
 
 
 @irdl_op_definition
@@ -491,8 +477,6 @@ class PrimListGetItemOp(IRDLOperation):
         return [pieces[position]]
 
 
-# ---- run-time errors ----
-
 RAISABLE = ("ValueError", "RuntimeError", "TypeError", "IndexError", "KeyError", "AssertionError",
             "NotImplementedError", "ZeroDivisionError", "OverflowError", "ArithmeticError",
             "LookupError", "Exception")  # fmt: skip
@@ -520,9 +504,6 @@ class PrimRaiseExceptionOp(IRDLOperation):
     def verify_(self) -> None:
         if self.kind.data not in RAISABLE:
             raise VerifyException(f"torch.prim.RaiseException: cannot raise {self.kind.data}")
-
-
-# ---- calls left in Python ----
 
 
 @irdl_op_definition

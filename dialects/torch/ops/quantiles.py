@@ -16,8 +16,31 @@ from dialects.torch.dtypes import INT64
 from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.arithmetic import (
+    AtenAddScalarOp,
+    AtenFloorDivideScalarOp,
+    AtenMulScalarOp,
+    AtenMulTensorOp,
+    AtenSubScalarOp,
+    AtenSubTensorOp,
+)
+from dialects.torch.ops.blends import AtenLerpScalarOp, AtenLerpTensorOp
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.clamping import AtenClampMinOp
+from dialects.torch.ops.indexing import AtenGatherOp
+from dialects.torch.ops.logical import AtenLogicalNotOp, AtenWhereScalarSelfOp
+from dialects.torch.ops.math_functions import AtenCeilOp, AtenIsnanOp, AtenRoundOp, AtenTruncOp
 from dialects.torch.ops.op_sequence import Decomposition, OpSequence, known_rank
+from dialects.torch.ops.reduction import AtenAnyDimOp, AtenSumDimIntListOp
+from dialects.torch.ops.scalars import AtenSubIntOp
+from dialects.torch.ops.sorting import AtenSortOp
+from dialects.torch.ops.views import (
+    AtenExpandOp,
+    AtenReshapeOp,
+    AtenSqueezeDimOp,
+    AtenUnsqueezeOp,
+    AtenViewOp,
+)
 from dialects.torch.types import BoolType, FloatType, IntType, NoneType, StrType, ValueTensorType
 
 MODES = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -25,7 +48,7 @@ MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def _sorted(seq: OpSequence, x: SSAValue, dim: int) -> tuple[SSAValue, SSAValue]:
     """(values, indices) of a stable ascending sort along `dim` (NaN last)."""
-    op = aten("sort").build([x, seq.value(dim), seq.value(False)])
+    op = AtenSortOp.build([x, seq.value(dim), seq.value(False)])
     seq.add(op)
     return op.results[0], op.results[1]
 
@@ -36,9 +59,6 @@ def _reduced(shape: Any, dim: int | None, keepdim: bool) -> Any:
     if dim is None:
         return (1,) * len(shape) if keepdim else ()
     return (*shape[:dim], 1, *shape[dim + 1 :]) if keepdim else shape[:dim] + shape[dim + 1 :]
-
-
-# ---- nanmedian ----
 
 
 def numpy_nanmedian(x: Any, axis: int) -> tuple[Any, Any]:
@@ -56,13 +76,13 @@ def numpy_nanmedian(x: Any, axis: int) -> tuple[Any, Any]:
 def nanmedian_parts(seq: OpSequence, x: SSAValue, dim: int) -> tuple[SSAValue, SSAValue]:
     """Values and indices (keepdim) of the lower median of the non-NaN values."""
     values, indices = _sorted(seq, x, dim)
-    valid = seq.call(aten("logical_not"), seq.call(aten("isnan"), x))
-    count = seq.call(aten("sum.dim_IntList"), valid, [dim], True, None)
-    half = seq.call(aten("floor_divide.Scalar"), seq.call(aten("sub.Scalar"), count, 1, 1), 2)
-    position = seq.call(aten("clamp_min"), half, 0)
+    valid = seq.call(AtenLogicalNotOp, seq.call(AtenIsnanOp, x))
+    count = seq.call(AtenSumDimIntListOp, valid, [dim], True, None)
+    half = seq.call(AtenFloorDivideScalarOp, seq.call(AtenSubScalarOp, count, 1, 1), 2)
+    position = seq.call(AtenClampMinOp, half, 0)
     return (
-        seq.call(aten("gather"), values, dim, position, False),
-        seq.call(aten("gather"), indices, dim, position, False),
+        seq.call(AtenGatherOp, values, dim, position, False),
+        seq.call(AtenGatherOp, indices, dim, position, False),
     )
 
 
@@ -87,9 +107,9 @@ class AtenNanmedianOp(TorchOp):
 
     def decompose(self) -> Any:
         seq = OpSequence()
-        flat = seq.call(aten("reshape"), self.self_, [-1])
+        flat = seq.call(AtenReshapeOp, self.self_, [-1])
         values, _ = nanmedian_parts(seq, flat, 0)
-        seq.call(aten("view"), values, [])
+        seq.call(AtenViewOp, values, [])
         return seq.ops
 
 
@@ -137,12 +157,9 @@ class AtenNanmedianDimOp(TorchOp):
         seq = OpSequence()
         values, indices = nanmedian_parts(seq, x, axis)
         if arg_value(keepdim) is not True:
-            values = seq.call(aten("squeeze.dim"), values, axis)
-            indices = seq.call(aten("squeeze.dim"), indices, axis)
+            values = seq.call(AtenSqueezeDimOp, values, axis)
+            indices = seq.call(AtenSqueezeDimOp, indices, axis)
         return Decomposition(seq.ops, [values, indices])
-
-
-# ---- quantile, nanquantile ----
 
 
 def check_quantile(name: str, x: TensorMeta, q: Any, interpolation: Any) -> None:
@@ -241,20 +258,18 @@ class _Quantile(TorchOp):
         axis = arg_value(dim)
         whole = axis is None or rank == 0  # a 0-d input along its dim is the whole tensor
         if whole:
-            x, axis = seq.call(aten("reshape"), x, [-1]), 0
+            x, axis = seq.call(AtenReshapeOp, x, [-1]), 0
         else:
             axis = normalize_dim(axis, rank)
         values, _ = _sorted(seq, x, axis)
         if q_rank == 1:  # one row of results per q: [Q, ...] (the rows broadcast)
-            values = seq.call(aten("unsqueeze"), values, 0)
+            values = seq.call(AtenUnsqueezeOp, values, 0)
             axis += 1
             count_shape = [-1] + [1] * (known_rank(values) - 1)  # type: ignore[operator]
-            q = seq.call(aten("view"), q, count_shape)
+            q = seq.call(AtenViewOp, q, count_shape)
         ranks = self.ranks(seq, values, q, axis)
         if q_rank == 1:  # gather needs the rows for each q
-            values = seq.call(
-                aten("expand"), values, [seq.size(q, 0), *seq.sizes(values)[1:]], False
-            )
+            values = seq.call(AtenExpandOp, values, [seq.size(q, 0), *seq.sizes(values)[1:]], False)
         result = interpolated(seq, values, ranks, axis, arg_value(interpolation))
         self.finish(
             seq, result, axis, None if whole else arg_value(dim), arg_value(keepdim) is True, rank
@@ -264,64 +279,60 @@ class _Quantile(TorchOp):
     def ranks(self, seq: OpSequence, values: SSAValue, q: Any, axis: int) -> SSAValue:
         """The fractional rank per row (keepdim shape), torch's rule."""
         dtype = values.type.element.scalar_type  # type: ignore[attr-defined]
-        nan = seq.call(aten("isnan"), values)
+        nan = seq.call(AtenIsnanOp, values)
         if self.IGNORE_NAN:
-            valid = seq.call(aten("logical_not"), nan)
-            count = seq.call(aten("sum.dim_IntList"), valid, [axis], True, dtype)
-            last = seq.call(aten("sub.Scalar"), count, 1, 1)
+            valid = seq.call(AtenLogicalNotOp, nan)
+            count = seq.call(AtenSumDimIntListOp, valid, [axis], True, dtype)
+            last = seq.call(AtenSubScalarOp, count, 1, 1)
             scaled = _times_q(seq, last, q)
-            return seq.call(aten("clamp_min"), scaled, 0)
+            return seq.call(AtenClampMinOp, scaled, 0)
         last = seq.size(values, axis)
-        last = last - 1 if isinstance(last, int) else seq.call(aten("sub.int"), last, 1)
-        any_nan = seq.call(aten("any.dim"), nan, axis, True)
-        ones = seq.call(aten("to.dtype"), any_nan, dtype, False, False, None)
-        full = seq.call(aten("mul.Scalar"), ones, 0)  # zeros of the keepdim shape
-        scaled = _times_q(seq, seq.call(aten("add.Scalar"), full, last, 1), q)
-        return seq.call(aten("where.ScalarSelf"), any_nan, last, scaled)
+        last = last - 1 if isinstance(last, int) else seq.call(AtenSubIntOp, last, 1)
+        any_nan = seq.call(AtenAnyDimOp, nan, axis, True)
+        ones = seq.call(AtenToDtypeOp, any_nan, dtype, False, False, None)
+        full = seq.call(AtenMulScalarOp, ones, 0)  # zeros of the keepdim shape
+        scaled = _times_q(seq, seq.call(AtenAddScalarOp, full, last, 1), q)
+        return seq.call(AtenWhereScalarSelfOp, any_nan, last, scaled)
 
     def finish(self, seq: OpSequence, result: SSAValue, axis: int, dim: Any, keepdim: bool,
                rank: int) -> None:  # fmt: skip
         if dim is not None and not keepdim:
-            seq.call(aten("squeeze.dim"), result, axis)
+            seq.call(AtenSqueezeDimOp, result, axis)
         elif dim is None:
             sizes = [1] * rank if keepdim else []
             if known_rank(result) == 2:  # [Q, 1]
-                seq.call(aten("view"), result, [-1, *sizes])
+                seq.call(AtenViewOp, result, [-1, *sizes])
             else:
-                seq.call(aten("view"), result, sizes)
+                seq.call(AtenViewOp, result, sizes)
 
 
 def _times_q(seq: OpSequence, value: SSAValue, q: Any) -> SSAValue:
     if isinstance(q.type, ValueTensorType):
-        return seq.call(aten("mul.Tensor"), value, q)
-    return seq.call(aten("mul.Scalar"), value, q)
+        return seq.call(AtenMulTensorOp, value, q)
+    return seq.call(AtenMulScalarOp, value, q)
 
 
 def interpolated(seq: OpSequence, values: SSAValue, ranks: SSAValue, axis: int, mode: str) -> Any:
     """Gather below / above the ranks along `axis` and interpolate as `mode` says."""
     sizes = seq.sizes(values)
     sizes[axis] = 1
-    ranks = seq.call(aten("expand"), ranks, sizes, False)
+    ranks = seq.call(AtenExpandOp, ranks, sizes, False)
     long = INT64.scalar_type
-    below_index = seq.call(aten("to.dtype"), ranks, long, False, False, None)
+    below_index = seq.call(AtenToDtypeOp, ranks, long, False, False, None)
     if mode == "nearest":
-        nearest = seq.call(
-            aten("to.dtype"), seq.call(aten("round"), ranks), long, False, False, None
-        )
-        return seq.call(aten("gather"), values, axis, nearest, False)
-    below = seq.call(aten("gather"), values, axis, below_index, False)
+        nearest = seq.call(AtenToDtypeOp, seq.call(AtenRoundOp, ranks), long, False, False, None)
+        return seq.call(AtenGatherOp, values, axis, nearest, False)
+    below = seq.call(AtenGatherOp, values, axis, below_index, False)
     if mode == "lower":
         return below
-    above_index = seq.call(
-        aten("to.dtype"), seq.call(aten("ceil"), ranks), long, False, False, None
-    )
-    above = seq.call(aten("gather"), values, axis, above_index, False)
+    above_index = seq.call(AtenToDtypeOp, seq.call(AtenCeilOp, ranks), long, False, False, None)
+    above = seq.call(AtenGatherOp, values, axis, above_index, False)
     if mode == "higher":
         return above
     if mode == "midpoint":
-        return seq.call(aten("lerp.Scalar"), below, above, 0.5)
-    weights = seq.call(aten("sub.Tensor"), ranks, seq.call(aten("trunc"), ranks), 1)
-    return seq.call(aten("lerp.Tensor"), below, above, weights)
+        return seq.call(AtenLerpScalarOp, below, above, 0.5)
+    weights = seq.call(AtenSubTensorOp, ranks, seq.call(AtenTruncOp, ranks), 1)
+    return seq.call(AtenLerpTensorOp, below, above, weights)
 
 
 def _quantile_op(stem: str, q_kind: str, ignore_nan: bool, samples: tuple[Any, ...]) -> Any:
@@ -358,17 +369,28 @@ def _quantile_op(stem: str, q_kind: str, ignore_nan: bool, samples: tuple[Any, .
 AtenQuantileOp = _quantile_op("quantile", "tensor", False, (
     Sample(Tn((3, 5)), Tn((2,), low=0.0, high=1.0), 1, True),
 ))  # fmt: skip
+
+
 AtenQuantileScalarOp = _quantile_op("quantile", "float", False, (
     Sample(Tn((4, 3), "float64"), 0.75, None, interpolation="nearest"),
 ))  # fmt: skip
+
+
 AtenNanquantileOp = _quantile_op("nanquantile", "tensor", True, (
     Sample(Tn((2, 4), "float64"), Tn((3,), "float64", 0.0, 1.0), 0),
 ))  # fmt: skip
+
+
 AtenNanquantileScalarOp = _quantile_op("nanquantile", "float", True, (
     Sample(Tn((3, 5)), 0.5, -1, interpolation="midpoint"),
 ))  # fmt: skip
 
+
 OPS = (
-    AtenNanmedianOp, AtenNanmedianDimOp, AtenQuantileOp, AtenQuantileScalarOp,
-    AtenNanquantileOp, AtenNanquantileScalarOp,
-)  # fmt: skip
+    AtenNanmedianOp,
+    AtenNanmedianDimOp,
+    AtenQuantileOp,
+    AtenQuantileScalarOp,
+    AtenNanquantileOp,
+    AtenNanquantileScalarOp,
+)

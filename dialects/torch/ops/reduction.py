@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import FLOAT32, DType, dtype_of_code
@@ -22,11 +21,9 @@ from dialects.torch.families import (
     ReductionOp,
     SumMixin,
 )
-from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.op_sequence import OpSequence
-from dialects.torch.ops.prim import ConstantBoolOp
-from dialects.torch.types import DYN, BoolType, IntType, ListType, NoneType, ValueTensorType
+from dialects.torch.types import BoolType, IntType, ListType, NoneType, ValueTensorType
 
 
 def axes(dim: Any, ndim: int) -> tuple[int, ...]:
@@ -48,9 +45,6 @@ def _widened(x: Any, dtype: int | None) -> Any:
     if dtype is not None:
         return dtype_of_code(dtype).numpy
     return np.int64 if x.dtype.kind in "bi" else None
-
-
-# ---- sum, prod, mean ----
 
 
 @torch_op
@@ -174,9 +168,6 @@ class AtenMeanDimOp(MeanMixin, ReductionOp):
             return np.mean(x, axis=axes(dim, x.ndim), keepdims=keepdim, dtype=_widened(x, dtype))
 
 
-# ---- max, min ----
-
-
 def _max_or_min(
     mixin: Any, stem: str, numpy_fn: Any, arg_fn: Any, word: str
 ) -> tuple[Any, Any, Any]:
@@ -243,6 +234,8 @@ def _max_or_min(
 
 
 AtenMaxOp, AtenMaxDimOp, AtenAmaxOp = _max_or_min(MaxMixin, "max", np.max, np.argmax, "largest")
+
+
 AtenMinOp, AtenMinDimOp, AtenAminOp = _max_or_min(MinMixin, "min", np.min, np.argmin, "smallest")
 
 
@@ -272,9 +265,9 @@ def _arg(mixin: Any, stem: str, numpy_fn: Any) -> Any:
 
 
 AtenArgmaxOp = _arg(MaxMixin, "max", np.argmax)
-AtenArgminOp = _arg(MinMixin, "min", np.argmin)
 
-# ---- all, any ----
+
+AtenArgminOp = _arg(MinMixin, "min", np.argmin)
 
 
 def _all_or_any(mixin: Any, stem: str, numpy_fn: Any) -> tuple[Any, Any, Any]:
@@ -333,9 +326,9 @@ def _all_or_any(mixin: Any, stem: str, numpy_fn: Any) -> tuple[Any, Any, Any]:
 
 
 AtenAllOp, AtenAllDimOp, AtenAllDimsOp = _all_or_any(AllMixin, "all", np.all)
-AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp = _all_or_any(AnyMixin, "any", np.any)
 
-# ---- logsumexp ----
+
+AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp = _all_or_any(AnyMixin, "any", np.any)
 
 
 @torch_op
@@ -373,55 +366,26 @@ class AtenLogsumexpOp(ReduceDimsOp):
         return out if keepdim else np.squeeze(out, axis=reduced)
 
 
-# ---- equal ----
-
-
-@torch_op
-class AtenEqualOp(TorchOp):
-    """`torch.equal(a, b)` / `a.equal(b)`: whether both have the same shape and values, a
-    Python bool. Decomposes into `bool((a == b).all())`, or `False` when the shapes known
-    while compiling differ (sizes known only at run time are assumed equal: a mismatch there
-    broadcasts or fails like `==`)."""
-
-    name = "torch.aten.equal"
-    SCHEMA = "aten::equal(Tensor self, Tensor other) -> bool"
-    PY_NAMES = ("torch.equal", "Tensor.equal")
-    SAMPLES = (Sample(Tn((3, 4), "int64", 0, 1.5), Tn((3, 4), "int64", 0, 1.5)),
-               Sample(Tn((2, 3)), Tn((3, 2))))  # fmt: skip
-    self_ = operand_def(ValueTensorType)
-    other = operand_def(ValueTensorType)
-    result = result_def(BoolType)
-
-    @classmethod
-    def infer(cls, *args: Any) -> list[Attribute]:
-        return [BoolType()]
-
-    @staticmethod
-    def eager(x: Any, other: Any) -> Any:
-        return bool(x.shape == other.shape and np.array_equal(x, other))
-
-    def decompose(self) -> Any:
-        a, b = self.self_.type, self.other.type
-        if not (isinstance(a, ValueTensorType) and isinstance(b, ValueTensorType)):
-            return None
-        if a.sizes is None or b.sizes is None:
-            return None
-        if len(a.sizes) != len(b.sizes) or any(
-            x != y and DYN not in (x, y) for x, y in zip(a.sizes, b.sizes)
-        ):
-            return [ConstantBoolOp(False)]
-        from dialects.torch.registry import BY_NAME
-
-        s = OpSequence()
-        same = s.call(BY_NAME["torch.aten.eq.Tensor"], self.self_, self.other)
-        s.call(BY_NAME["torch.aten.Bool.Tensor"], s.call(AtenAllOp, same))
-        return s.ops
-
-
 OPS = (
-    AtenSumOp, AtenSumDimIntListOp, AtenProdOp, AtenProdDimIntOp, AtenMeanOp, AtenMeanDimOp,
-    AtenMaxOp, AtenMaxDimOp, AtenAmaxOp, AtenMinOp, AtenMinDimOp, AtenAminOp,
-    AtenArgmaxOp, AtenArgminOp,
-    AtenAllOp, AtenAllDimOp, AtenAllDimsOp, AtenAnyOp, AtenAnyDimOp, AtenAnyDimsOp,
-    AtenLogsumexpOp, AtenEqualOp,
-)  # fmt: skip
+    AtenSumOp,
+    AtenSumDimIntListOp,
+    AtenProdOp,
+    AtenProdDimIntOp,
+    AtenMeanOp,
+    AtenMeanDimOp,
+    AtenMaxOp,
+    AtenMaxDimOp,
+    AtenAmaxOp,
+    AtenMinOp,
+    AtenMinDimOp,
+    AtenAminOp,
+    AtenArgmaxOp,
+    AtenArgminOp,
+    AtenAllOp,
+    AtenAllDimOp,
+    AtenAllDimsOp,
+    AtenAnyOp,
+    AtenAnyDimOp,
+    AtenAnyDimsOp,
+    AtenLogsumexpOp,
+)

@@ -1,5 +1,5 @@
-"""Ops that reorder elements or dims: flip (fliplr, flipud), roll, movedim / moveaxis and
-swapaxes / swapdims.
+"""Ops that reorder elements or dims: flip (fliplr, flipud), roll, movedim / moveaxis,
+swapaxes, rot90, and pixel_shuffle / pixel_unshuffle (channel blocks to spatial blocks).
 
 flip and roll have their own lowerings (`lowering/torch_to_linalg/reorder.py`: one copy whose
 source index is `size - 1 - i` / `(i - shift) mod size`); the others decompose into flip,
@@ -15,12 +15,13 @@ from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
-from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
+from dialects.torch.ops.scalars import AtenFloordivIntOp, AtenMulIntOp
 from dialects.torch.ops.shapes import size_list
-from dialects.torch.ops.views import AtenPermuteOp, AtenTransposeIntOp, AtenViewOp
-from dialects.torch.types import IntType, ListType, ValueTensorType
+from dialects.torch.ops.views import AtenCloneOp, AtenPermuteOp, AtenTransposeIntOp, AtenViewOp
+from dialects.torch.types import DYN, IntType, ListType, ValueTensorType
 
 
 def constant_dims(op_name: str, arg_name: str, dims: Any, rank: int | None) -> list[int] | None:
@@ -39,9 +40,6 @@ def constant_dims(op_name: str, arg_name: str, dims: Any, rank: int | None) -> l
 
 def _same(x: TensorMeta) -> list[Attribute]:
     return [ValueTensorType(x.shape, x.dtype)]
-
-
-# ---- flip ----
 
 
 @torch_op
@@ -116,9 +114,6 @@ class AtenFlipudOp(_FlipOneDim):
     result = result_def(ValueTensorType)
 
 
-# ---- roll ----
-
-
 @torch_op
 class AtenRollOp(TorchOp):
     """`torch.roll(x, shifts, dims)`: element i moves to (i + shift) mod size along each dim;
@@ -177,9 +172,6 @@ def _value_of(value: Any) -> Any:
     from dialects.torch.op_base import arg_value
 
     return arg_value(value)
-
-
-# ---- movedim / swapaxes ----
 
 
 def moved_order(op_name: str, source: Any, destination: Any, rank: int) -> list[int]:
@@ -288,6 +280,195 @@ class AtenSwapaxesOp(TorchOp):
         return seq.ops
 
 
+def rotation_dims(dims: Any, rank: int) -> tuple[int, int]:
+    """The two dims, non-negative, with torch's checks and messages."""
+    if not isinstance(dims, list | tuple):
+        raise TypeError("rot90: `dims` must be a constant list of two ints")
+    if len(dims) != 2:
+        raise ShapeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if rank < 2:
+        raise ShapeError(f"expected total dims >= 2, but got total dims = {rank}")
+    first, second = (normalize_dim(d, rank) for d in dims)
+    if first == second:
+        raise ShapeError(
+            f"expected rotation dims to be different, but got dim0 = {first} and dim1 = {second}"
+        )
+    return first, second
+
+
+@torch_op
+class AtenRot90Op(TorchOp):
+    """`torch.rot90` / `x.rot90(k, dims)`: k % 4 quarter turns (k may be negative)."""
+
+    name = "torch.aten.rot90"
+    SCHEMA = "aten::rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor"
+    PY_NAMES = ("torch.rot90", "Tensor.rot90", "np.rot90")
+    SAMPLES = (Sample(Tn((2, 3, 4)), -3, [2, 0]),)
+    self_ = operand_def(ValueTensorType)
+    k = operand_def(IntType)
+    dims = operand_def(ListType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, k, dims = args
+        if x.rank is None:
+            return [ValueTensorType(None, x.dtype)]
+        first, second = rotation_dims(dims, x.rank)
+        if not isinstance(k, int):
+            raise TypeError("rot90: `k` must be a constant")
+        shape = list(x.shape)
+        if k % 2:
+            shape[first], shape[second] = shape[second], shape[first]
+        return [ValueTensorType(tuple(shape), x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, k: int = 1, dims: Any = (0, 1)) -> Any:
+        return np.rot90(x, k, axes=tuple(dims)).copy()
+
+    def decompose(self) -> Any:
+        """torch's: k=1 flips the second dim then transposes, k=2 flips both, k=3 flips the
+        first then transposes, k=0 is a copy."""
+        x, k, dims = self.operands
+        rank = known_rank(x)
+        if rank is None:
+            return None
+        first, second = rotation_dims(arg_value(dims), rank)
+        turns = arg_value(k) % 4
+        seq = OpSequence()
+        if turns == 0:
+            seq.call(AtenCloneOp, x, None)
+        elif turns == 2:
+            seq.call(AtenFlipOp, x, [first, second])
+        else:
+            flipped = seq.call(AtenFlipOp, x, [second if turns == 1 else first])
+            seq.call(AtenTransposeIntOp, flipped, first, second)
+        return seq.ops
+
+
+def _factor(op_name: str, value: Any) -> int:
+    if not isinstance(value, int):
+        raise TypeError(f"{op_name}: the factor must be a constant int")
+    if value <= 0:
+        raise ShapeError(f"{op_name} expects its factor to be greater than zero, but got {value}")
+    return value
+
+
+def _times(a: int, b: int) -> int:
+    return DYN if a == DYN else a * b
+
+
+def _over(a: int, b: int) -> int:
+    return DYN if a == DYN else a // b
+
+
+class _ShuffleOp(TorchOp):
+    """(*, C * r * r, H, W) <-> (*, C, H * r, W * r); `UP` says which way."""
+
+    UP = True
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, factor = args
+        op_name = cls.name.removeprefix("torch.aten.")
+        r = _factor(op_name, factor)
+        if x.shape is None:
+            return [ValueTensorType(None, x.dtype)]
+        if len(x.shape) < 3:
+            raise ShapeError(
+                f"{op_name} expects input to have at least 3 dimensions, but got input with "
+                f"{len(x.shape)} dimension(s)"
+            )
+        *batch, c, h, w = x.shape
+        if cls.UP:
+            if c != DYN and c % (r * r):
+                raise ShapeError(
+                    "pixel_shuffle expects its input's 'channel' dimension to be divisible by "
+                    f"the square of upscale_factor, but input.size(-3)={c} is not divisible by "
+                    f"{r * r}"
+                )
+            shape = (*batch, _over(c, r * r), _times(h, r), _times(w, r))
+        else:
+            for name, n in (("height", h), ("width", w)):
+                if n != DYN and n % r:
+                    raise ShapeError(
+                        f"pixel_unshuffle expects {name} to be divisible by downscale_factor, "
+                        f"but input.size({-2 if name == 'height' else -1})={n} is not "
+                        f"divisible by {r}"
+                    )
+            shape = (*batch, _times(c, r * r), _over(h, r), _over(w, r))
+        return [ValueTensorType(shape, x.dtype)]
+
+    @classmethod
+    def eager(cls, x: Any, factor: int) -> Any:
+        cls.infer(TensorMeta.of_array(x), factor)
+        *batch, c, h, w = x.shape
+        r, lead = factor, list(range(len(batch)))
+        b = len(batch)
+        if cls.UP:
+            blocks = x.reshape(*batch, c // (r * r), r, r, h, w)
+            moved = blocks.transpose(*lead, b, b + 3, b + 1, b + 4, b + 2)
+            return moved.reshape(*batch, c // (r * r), h * r, w * r).copy()
+        blocks = x.reshape(*batch, c, h // r, r, w // r, r)
+        moved = blocks.transpose(*lead, b, b + 2, b + 4, b + 1, b + 3)
+        return moved.reshape(*batch, c * r * r, h // r, w // r).copy()
+
+    def decompose(self) -> Any:
+        x, factor = self.operands
+        rank = known_rank(x)
+        if rank is None:
+            return None
+        r, b = arg_value(factor), rank - 3
+        seq = OpSequence()
+        *batch, c, h, w = seq.sizes(x)
+        lead = list(range(b))
+
+        def mul(a: Any, k: int) -> Any:
+            return a * k if isinstance(a, int) else seq.call(AtenMulIntOp, a, k)
+
+        def div(a: Any, k: int) -> Any:
+            return a // k if isinstance(a, int) else seq.call(AtenFloordivIntOp, a, k)
+
+        if self.UP:
+            channels = div(c, r * r)
+            blocks = seq.call(AtenViewOp, x, [*batch, channels, r, r, h, w])
+            moved = seq.call(AtenPermuteOp, blocks, [*lead, b, b + 3, b + 1, b + 4, b + 2])
+            seq.call(AtenViewOp, moved, [*batch, channels, mul(h, r), mul(w, r)])
+        else:
+            rows, cols = div(h, r), div(w, r)
+            blocks = seq.call(AtenViewOp, x, [*batch, c, rows, r, cols, r])
+            moved = seq.call(AtenPermuteOp, blocks, [*lead, b, b + 2, b + 4, b + 1, b + 3])
+            seq.call(AtenViewOp, moved, [*batch, mul(c, r * r), rows, cols])
+        return seq.ops
+
+
+@torch_op
+class AtenPixelShuffleOp(_ShuffleOp):
+    """`F.pixel_shuffle(x, r)`: (*, C * r * r, H, W) -> (*, C, H * r, W * r)."""
+
+    name = "torch.aten.pixel_shuffle"
+    SCHEMA = "aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor"
+    PY_NAMES = ("F.pixel_shuffle", "torch.pixel_shuffle")
+    SAMPLES = (Sample(Tn((1, 8, 2, 3)), 2), Sample(Tn((9, 2, 2), "int64"), 3))
+    self_ = operand_def(ValueTensorType)
+    upscale_factor = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenPixelUnshuffleOp(_ShuffleOp):
+    """`F.pixel_unshuffle(x, r)`: (*, C, H * r, W * r) -> (*, C * r * r, H, W)."""
+
+    name = "torch.aten.pixel_unshuffle"
+    SCHEMA = "aten::pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor"
+    PY_NAMES = ("F.pixel_unshuffle", "torch.pixel_unshuffle")
+    SAMPLES = (Sample(Tn((2, 2, 4, 6)), 2),)
+    UP = False
+    self_ = operand_def(ValueTensorType)
+    downscale_factor = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+
 OPS = (
     AtenFlipOp,
     AtenFliplrOp,
@@ -296,4 +477,7 @@ OPS = (
     AtenMovedimIntOp,
     AtenMovedimIntlistOp,
     AtenSwapaxesOp,
+    AtenRot90Op,
+    AtenPixelShuffleOp,
+    AtenPixelUnshuffleOp,
 )

@@ -18,7 +18,7 @@ from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import AtenSliceTensorOp, constant_dim
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
-from dialects.torch.ops.scalar import AtenAddIntOp, AtenMulIntOp
+from dialects.torch.ops.scalars import AtenAddIntOp, AtenMulIntOp
 from dialects.torch.ops.shapes import numel, size_list, view_shape
 from dialects.torch.ops.views import (
     AtenExpandOp,
@@ -28,8 +28,6 @@ from dialects.torch.ops.views import (
     AtenViewOp,
 )
 from dialects.torch.types import DYN, IntType, ListType, NoneType, ValueTensorType
-
-# ---- unflatten ----
 
 
 @torch_op
@@ -92,9 +90,6 @@ def list_values(value: Any) -> list[Any]:
     if isinstance(owner, PrimListConstructOp):
         return [e if isinstance(arg_value(e), Dynamic) else arg_value(e) for e in owner.elements]
     return size_list("list", "value", arg_value(value))
-
-
-# ---- narrow ----
 
 
 @torch_op
@@ -161,9 +156,6 @@ class AtenNarrowOp(TorchOp):
             end = seq.call(AtenAddIntOp, first, length)
         seq.call(AtenSliceTensorOp, x, dim, first, end, 1)
         return seq.ops
-
-
-# ---- *_as / broadcast_to ----
 
 
 class _AsOtherOp(TorchOp):
@@ -239,9 +231,6 @@ class AtenBroadcastToOp(TorchOp):
         seq = OpSequence()
         seq.call(AtenExpandOp, self.self_, self.size, False)
         return seq.ops
-
-
-# ---- tile / repeat_interleave ----
 
 
 @torch_op
@@ -342,9 +331,6 @@ class AtenRepeatInterleaveSelfIntOp(TorchOp):
         grown = seq.call(AtenExpandOp, wide, sizes, False)
         seq.call(AtenFlattenUsingIntsOp, grown, d, d + 1)
         return seq.ops
-
-
-# ---- numel ----
 
 
 @torch_op

@@ -28,7 +28,7 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import Dynamic, ShapeError
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.elementwise import AtenAddTensorOp, AtenMulTensorOp
+from dialects.torch.ops.arithmetic import AtenAddTensorOp, AtenMulTensorOp
 from dialects.torch.ops.indexing import AtenIndexSelectOp
 from dialects.torch.ops.op_sequence import OpSequence
 from dialects.torch.ops.prim import ValueTensorLiteralOp
@@ -36,6 +36,8 @@ from dialects.torch.types import DYN, BoolType, FloatType, IntType, ListType, No
 from dialects.torch.types import ValueTensorType as VT
 
 Sizes = ListType | IntType | NoneType
+
+
 Scales = ListType | FloatType | IntType | NoneType
 
 
@@ -235,11 +237,15 @@ AtenResizeNearestOp = _resize_op(
     "input (ATen's `upsample_nearest{1,2,3}d.vec`).",
     (Sample(Tn((1, 2, 3, 4)), None, [2.0, 1.5]), Sample(Tn((2, 1, 5), "int64"), [7], None)),
 )  # fmt: skip
+
+
 AtenResizeNearestExactOp = _resize_op(
     "_resize_nearest_exact", "nearest-exact", False,
     "`F.interpolate(x, ..., mode='nearest-exact')` (ATen's `_upsample_nearest_exact*d.vec`).",
     (Sample(Tn((1, 2, 5, 4)), [3, 7], None),),
 )  # fmt: skip
+
+
 AtenResizeLinearOp = _resize_op(
     "_resize_linear", "linear", True,
     "`F.interpolate(x, ..., mode='linear' | 'bilinear' | 'trilinear', align_corners=...)` "
@@ -247,6 +253,7 @@ AtenResizeLinearOp = _resize_op(
     (Sample(Tn((1, 2, 3, 4)), None, False, [2.0, 1.5]),
      Sample(Tn((2, 1, 4), "float64"), [5], True, None)),
 )  # fmt: skip
+
 
 AtenResizeCubicOp = _resize_op(
     "_resize_cubic", "cubic", True,
@@ -256,4 +263,10 @@ AtenResizeCubicOp = _resize_op(
      Sample(Tn((2, 1, 4, 3), "float64"), [5, 2], True, None)),
 )  # fmt: skip
 
-OPS = (AtenResizeNearestOp, AtenResizeNearestExactOp, AtenResizeLinearOp, AtenResizeCubicOp)
+
+OPS = (
+    AtenResizeNearestOp,
+    AtenResizeNearestExactOp,
+    AtenResizeLinearOp,
+    AtenResizeCubicOp,
+)

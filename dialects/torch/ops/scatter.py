@@ -105,4 +105,7 @@ class AtenSliceScatterOp(TorchOp):
         return out
 
 
-OPS = (AtenSelectScatterOp, AtenSliceScatterOp)
+OPS = (
+    AtenSelectScatterOp,
+    AtenSliceScatterOp,
+)

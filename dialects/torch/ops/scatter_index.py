@@ -44,9 +44,6 @@ def _fits(small: int, large: int) -> bool:
     return DYN in (small, large) or small <= large
 
 
-# ---- scatter ----
-
-
 class ScatterLikeOp(TorchOp):
     """scatter / scatter_add: `self`, `dim`, an `index` of self's rank, and what to write."""
 
@@ -151,9 +148,6 @@ class AtenScatterAddOp(ScatterLikeOp):
     index = operand_def(ValueTensorType)
     src = operand_def(ValueTensorType)
     result = result_def(ValueTensorType)
-
-
-# ---- index_add / index_copy / index_fill ----
 
 
 class IndexWriteOp(TorchOp):

@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch import kernel_refs
 from dialects.torch.dtypes import INT64
 from dialects.torch.meta import Dynamic, ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, torch_op
@@ -32,7 +33,7 @@ from dialects.torch.ops.along_dim import (
 from dialects.torch.ops.data_movement import AtenSliceTensorOp
 from dialects.torch.ops.op_sequence import Decomposition, OpSequence, known_rank
 from dialects.torch.ops.prim import raise_if
-from dialects.torch.ops.scalar import AtenGtIntOp, AtenLtIntOp, AtenOrBoolOp
+from dialects.torch.ops.scalars import AtenGtIntOp, AtenLtIntOp, AtenOrBoolOp
 from dialects.torch.types import DYN, BoolType, IntType, NoneType, ValueTensorType
 
 WHOLE_ROW = -1  # the sort kernel's `k` for "every element of the row"
@@ -46,14 +47,11 @@ def _axis(x: Any, dim: int) -> int:
     return dim % x.ndim if x.ndim else 0
 
 
-# ---- sort, argsort, msort ----
-
-
 class SortingOp(AlongDimOp):
     """sort / argsort: the whole row in stable sorted order (`descending` keeps ties in
     order); RESULTS says which of (values, indices) the op returns."""
 
-    KERNEL = "tsjit.sort"
+    KERNEL = kernel_refs.SORT
     RETURNS_VALUES = True
 
     @classmethod
@@ -189,9 +187,6 @@ class AtenMsortOp(SortingOp):
         return _sorted(x, 0, False)[0]
 
 
-# ---- topk, kthvalue, median ----
-
-
 @torch_op
 class AtenTopkOp(AlongDimOp):
     """`torch.topk(x, k, dim=-1, largest=True, sorted=True)` -> (values, indices): the `k`
@@ -205,7 +200,7 @@ class AtenTopkOp(AlongDimOp):
     )
     PY_NAMES = ("torch.topk", "Tensor.topk")
     SAMPLES = (Sample(Tn((3, 6)), 2), Sample(Tn((5, 2), "float64"), 3, 0, False))
-    KERNEL = "tsjit.sort"
+    KERNEL = kernel_refs.SORT
     self_ = operand_def(ValueTensorType)
     k = operand_def(IntType)
     dim = operand_def(IntType)
@@ -272,7 +267,7 @@ class AtenTopkOp(AlongDimOp):
 class KthOp(AlongDimOp):
     """One element per row: the k-th smallest (kthvalue) or the lower median."""
 
-    KERNEL = "tsjit.kth"
+    KERNEL = kernel_refs.KTH
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
@@ -434,7 +429,7 @@ class AtenModeOp(KthOp):
     )
     PY_NAMES = ("torch.mode", "Tensor.mode")
     SAMPLES = (Sample(Tn((3, 8), "int64", -2, 2)), Sample(Tn((6, 2), "int32", 0, 3), 0, True))
-    KERNEL = "tsjit.mode"
+    KERNEL = kernel_refs.MODE
     self_ = operand_def(ValueTensorType)
     dim = operand_def(IntType)
     keepdim = operand_def(BoolType)
@@ -465,6 +460,14 @@ class AtenModeOp(KthOp):
 
 
 OPS = (
-    AtenSortOp, AtenSortStableOp, AtenArgsortOp, AtenArgsortStableOp, AtenMsortOp,
-    AtenTopkOp, AtenKthvalueOp, AtenMedianOp, AtenMedianDimOp, AtenModeOp,
-)  # fmt: skip
+    AtenSortOp,
+    AtenSortStableOp,
+    AtenArgsortOp,
+    AtenArgsortStableOp,
+    AtenMsortOp,
+    AtenTopkOp,
+    AtenKthvalueOp,
+    AtenMedianOp,
+    AtenMedianDimOp,
+    AtenModeOp,
+)

@@ -1,6 +1,6 @@
-"""More elementwise functions: erfc and erfinv (which xDSL's `math` dialect lacks: computed from
-`math.erf`, `math.exp`, `math.log` and arithmetic), logit, sinc, deg2rad, rad2deg, signbit and
-heaviside."""
+"""Special functions: erf, erfc and erfinv (which xDSL's `math` dialect lacks: computed from
+series and Newton steps), logit, sinc, deg2rad / rad2deg, signbit, heaviside, and the
+`torch.special` functions that are not aliases of `torch.*` ops: ndtr, xlog1py, entr."""
 
 from __future__ import annotations
 
@@ -13,18 +13,33 @@ from xdsl.ir import SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import BOOL, FLOAT64, DType
-from dialects.torch.families import ElementwiseOp, UnaryOp
+from dialects.torch.families import BinaryOp, ElementwiseOp, ScalarOperand, UnaryOp
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.arithmetic import _unary
+from dialects.torch.ops.binary_math import x_times_log
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import FloatType, IntType, NoneType, ValueTensorType
 
+_ERF = np.vectorize(math.erf, otypes=[np.float64])
+
+
+AtenErfOp = _unary(
+    "erf", "The error function; integers give float32 (`torch.erf`).",
+    lambda x: _ERF(x).astype(x.dtype) if x.size else x, "erf", True,
+    spellings=("torch.special.erf",),
+    samples=(Sample(Tn((3, 4), low=-3.0, high=3.0)), Sample(Tn((5,), "float64", -3.0, 3.0))),
+)  # fmt: skip
+
+
 _ERFC = np.vectorize(math.erfc, otypes=[np.float64])
+
 
 ERFC_SERIES_START = 2.0
 """Below it, erfc is 1 - erf (in float64: relative error under 5e-15, even for x < 0); from it
 on, the continued fraction of erfc (erf's 1 - erf would cancel)."""
+
 
 ERFC_TERMS = {32: 20, 64: 80}
 """Continued-fraction depth by the input's float width: relative error 1.2e-9 (float32
@@ -69,13 +84,21 @@ class AtenErfcOp(UnaryOp):
         return b.cast(b.select(use_far, far, near), x.type)
 
 
-# ---- erfinv: PyTorch's calc_erfinv ----
-
 ERFINV_CENTRAL_RANGE = 0.7
+
+
 ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+
+
 ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+
+
 ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+
+
 ERFINV_D = (3.543889200, 1.637067800)
+
+
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
@@ -152,9 +175,6 @@ class AtenErfinvOp(UnaryOp):
         infinite = b.math_fn(CopySignOp, b.const(float("inf"), y), y)
         x = b.select(b.cmp("eq", y_abs, one), infinite, x)
         return b.select(b.cmp("gt", y_abs, one), b.const(float("nan"), y), x)
-
-
-# ---- logit, sinc, deg2rad, rad2deg ----
 
 
 @torch_op
@@ -235,11 +255,10 @@ def _scaling(stem: str, doc: str, factor: float) -> Any:
 
 AtenDeg2radOp = _scaling("deg2rad", "Degrees to radians, `x * pi / 180` (`torch.deg2rad`).",
                          math.pi / 180)  # fmt: skip
+
+
 AtenRad2degOp = _scaling("rad2deg", "Radians to degrees, `x * 180 / pi` (`torch.rad2deg`).",
                          180 / math.pi)  # fmt: skip
-
-
-# ---- signbit, heaviside ----
 
 
 @torch_op
@@ -302,7 +321,107 @@ class AtenHeavisideOp(ElementwiseOp):
         return b.select(b.cmp("eq", x, zero), values, step)
 
 
+@torch_op
+class AtenSpecialNdtrOp(UnaryOp):
+    """`torch.special.ndtr(x)`: P(N(0, 1) <= x), accurate in both tails (erfc's continued
+    fraction); integers give float32."""
+
+    name = "torch.aten.special_ndtr"
+    SCHEMA = "aten::special_ndtr(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.special.ndtr",)
+    FLOAT_RESULT = True
+    SAMPLES = (Sample(Tn((3, 4), low=-9.0, high=9.0)),)
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        return (0.5 * _ERFC(-x.astype(np.float64) * math.sqrt(0.5))).astype(x.dtype)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        erfc = AtenErfcOp.payload(b, b.mul(x, b.const(-math.sqrt(0.5), x)))
+        return b.mul(b.const(0.5, x), erfc)
+
+
+def xlog1py(x: Any, y: Any) -> Any:
+    """torch's xlog1py: NaN where y is NaN, else 0 where x is 0, else x * log1p(y)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.isnan(y), np.nan, np.where(x == 0, 0.0, x * np.log1p(y)))
+
+
+class _Xlog1py:
+    PY_NAMES = ("torch.special.xlog1py",)
+    FLOAT_RESULT = True
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        return xlog1py(x, y)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return x_times_log(b, x, b.log1p(y), y)
+
+
+@torch_op
+class AtenSpecialXlog1pyOp(_Xlog1py, BinaryOp):
+    """`x * log1p(y)`, 0 where x is 0 (unless y is NaN); integers give float32
+    (`torch.special.xlog1py`)."""
+
+    name = "torch.aten.special_xlog1py"
+    SCHEMA = "aten::special_xlog1py(Tensor self, Tensor other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4), "int64", -1, 3), Tn((4,), low=-0.9, high=3.0)),)
+
+
+@torch_op
+class AtenSpecialXlog1pyOtherScalarOp(_Xlog1py, ElementwiseOp):
+    """`x * log1p(y)` for a Python number y."""
+
+    name = "torch.aten.special_xlog1py.other_scalar"
+    SCHEMA = "aten::special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor"
+    SAMPLES = (Sample(Tn((3, 4)), 0.5),)
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ScalarOperand)
+    result = result_def(ValueTensorType)
+
+
+@torch_op
+class AtenSpecialEntrOp(UnaryOp):
+    """`-x * log(x)` for x > 0, 0 at 0, -inf below 0 (and at +inf), NaN for NaN; integers give
+    float32 (`torch.special.entr`)."""
+
+    name = "torch.aten.special_entr"
+    SCHEMA = "aten::special_entr(Tensor self) -> Tensor"
+    PY_NAMES = ("torch.special.entr",)
+    FLOAT_RESULT = True
+    SAMPLES = (Sample(Tn((3, 4), low=-0.5, high=3.0)),)
+
+    @staticmethod
+    def eager(x: Any) -> Any:
+        with np.errstate(all="ignore"):
+            positive = -x * np.log(x)
+        out = np.where(x > 0, positive, np.where(x == 0, 0, -np.inf))
+        return np.where(np.isnan(x), x, out).astype(x.dtype)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue) -> SSAValue:
+        zero = b.const(0.0, x)
+        positive = b.neg(b.mul(x, b.log(x)))
+        below = b.select(b.cmp("eq", x, zero), zero, b.const(float("-inf"), x))
+        out = b.select(b.cmp("gt", x, zero), positive, below)
+        return b.select(b.is_nan(x), x, out)
+
+
 OPS = (
-    AtenErfcOp, AtenErfinvOp, AtenLogitOp, AtenSincOp, AtenDeg2radOp, AtenRad2degOp,
-    AtenSignbitOp, AtenHeavisideOp,
-)  # fmt: skip
+    AtenErfOp,
+    AtenErfcOp,
+    AtenErfinvOp,
+    AtenLogitOp,
+    AtenSincOp,
+    AtenDeg2radOp,
+    AtenRad2degOp,
+    AtenSignbitOp,
+    AtenHeavisideOp,
+    AtenSpecialNdtrOp,
+    AtenSpecialXlog1pyOp,
+    AtenSpecialXlog1pyOtherScalarOp,
+    AtenSpecialEntrOp,
+)

@@ -14,10 +14,14 @@ from dialects.torch.dtypes import result_type
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.aten_lookup import aten
+from dialects.torch.ops.casts import AtenToDtypeOp
+from dialects.torch.ops.constructors import AtenZerosOp
+from dialects.torch.ops.joining import AtenCatOp, AtenStackOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.pieces import PiecesOp
 from dialects.torch.ops.prim import PrimListConstructOp
+from dialects.torch.ops.scalars import AtenAddIntOp
+from dialects.torch.ops.views import AtenCloneOp, AtenExpandOp, AtenReshapeOp, AtenViewOp
 from dialects.torch.types import DYN, ListType, ValueTensorType
 
 
@@ -46,11 +50,8 @@ def _sum_sizes(seq: OpSequence, sizes: list[Any]) -> Any:
         if isinstance(total, int) and isinstance(size, int):
             total += size
         else:
-            total = seq.call(aten("add.int"), total, size)
+            total = seq.call(AtenAddIntOp, total, size)
     return total
-
-
-# ---- block_diag ----
 
 
 def _as_matrix_shape(t: TensorMeta) -> tuple[int, int]:
@@ -113,8 +114,8 @@ class AtenBlockDiagOp(TorchOp):
         mats = []
         for t in tensors:
             rank = known_rank(t)
-            mat = seq.call(aten("view"), t, [1, -1] if rank == 1 else [1, 1]) if rank != 2 else t
-            mats.append(seq.call(aten("to.dtype"), mat, dtype, False, False, None))
+            mat = seq.call(AtenViewOp, t, [1, -1] if rank == 1 else [1, 1]) if rank != 2 else t
+            mats.append(seq.call(AtenToDtypeOp, mat, dtype, False, False, None))
         widths = [seq.size(m, 1) for m in mats]
         for i, m in enumerate(mats):
             height = seq.size(m, 0)
@@ -123,13 +124,10 @@ class AtenBlockDiagOp(TorchOp):
                 if width is None:
                     parts.append(m)
                 elif width != 0:  # zeros beside the block (sizes may be known at run time only)
-                    parts.append(seq.call(aten("zeros"), [height, width], dtype))
-            rows.append(seq.call(aten("cat"), seq.list_of(parts), 1) if len(parts) > 1 else m)
-        seq.call(aten("cat"), seq.list_of(rows), 0)
+                    parts.append(seq.call(AtenZerosOp, [height, width], dtype))
+            rows.append(seq.call(AtenCatOp, seq.list_of(parts), 1) if len(parts) > 1 else m)
+        seq.call(AtenCatOp, seq.list_of(rows), 0)
         return seq.ops
-
-
-# ---- cartesian_prod ----
 
 
 @torch_op
@@ -174,19 +172,16 @@ class AtenCartesianProdOp(TorchOp):
             return None
         seq = OpSequence()
         if len(tensors) == 1:
-            seq.call(aten("clone"), tensors[0], None)
+            seq.call(AtenCloneOp, tensors[0], None)
             return seq.ops
         sizes = [seq.size(t, 0) for t in tensors]
         columns = []
         for i, t in enumerate(tensors):
             shape = [-1 if d == i else 1 for d in range(len(tensors))]
-            grid = seq.call(aten("expand"), seq.call(aten("view"), t, shape), sizes, False)
-            columns.append(seq.call(aten("reshape"), grid, [-1]))
-        seq.call(aten("stack"), seq.list_of(columns), 1)
+            grid = seq.call(AtenExpandOp, seq.call(AtenViewOp, t, shape), sizes, False)
+            columns.append(seq.call(AtenReshapeOp, grid, [-1]))
+        seq.call(AtenStackOp, seq.list_of(columns), 1)
         return seq.ops
-
-
-# ---- atleast_1d / 2d / 3d ----
 
 
 def at_least(shape: tuple[int, ...], rank: int) -> tuple[int, ...]:
@@ -208,9 +203,9 @@ def _lifted(seq: OpSequence, t: SSAValue, rank: int) -> SSAValue:
     current = known_rank(t)
     assert current is not None
     if current >= rank:
-        return seq.call(aten("clone"), t, None)
+        return seq.call(AtenCloneOp, t, None)
     sizes = seq.sizes(t)
-    return seq.call(aten("view"), t, list(at_least(tuple(sizes), rank)))
+    return seq.call(AtenViewOp, t, list(at_least(tuple(sizes), rank)))
 
 
 def _atleast(rank: int) -> tuple[Any, Any]:
@@ -276,10 +271,21 @@ def _atleast(rank: int) -> tuple[Any, Any]:
 
 
 AtenAtleast1dOp, AtenAtleast1dSequenceOp = _atleast(1)
+
+
 AtenAtleast2dOp, AtenAtleast2dSequenceOp = _atleast(2)
+
+
 AtenAtleast3dOp, AtenAtleast3dSequenceOp = _atleast(3)
 
+
 OPS = (
-    AtenBlockDiagOp, AtenCartesianProdOp, AtenAtleast1dOp, AtenAtleast1dSequenceOp,
-    AtenAtleast2dOp, AtenAtleast2dSequenceOp, AtenAtleast3dOp, AtenAtleast3dSequenceOp,
-)  # fmt: skip
+    AtenBlockDiagOp,
+    AtenCartesianProdOp,
+    AtenAtleast1dOp,
+    AtenAtleast1dSequenceOp,
+    AtenAtleast2dOp,
+    AtenAtleast2dSequenceOp,
+    AtenAtleast3dOp,
+    AtenAtleast3dSequenceOp,
+)

@@ -29,14 +29,10 @@ from dialects.torch.dtypes import BOOL, INT64
 from dialects.torch.meta import Dynamic, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
-from dialects.torch.ops.constructors import (
-    AtenFullOp,
-    AtenOnesLikeOp,
-    AtenZerosLikeOp,
-    AtenZerosOp,
-)
+from dialects.torch.ops.arithmetic import AtenSubScalarOp, AtenSubTensorOp
+from dialects.torch.ops.comparison import AtenNeTensorOp
+from dialects.torch.ops.constructors import AtenFullOp, AtenOnesLikeOp, AtenZerosLikeOp, AtenZerosOp
 from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSliceTensorOp
-from dialects.torch.ops.elementwise import AtenNeTensorOp, AtenSubScalarOp, AtenSubTensorOp
 from dialects.torch.ops.indexing import AtenIndexSelectOp
 from dialects.torch.ops.joining import AtenCatOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
@@ -45,7 +41,9 @@ from dialects.torch.ops.scans import AtenCumsumOp
 from dialects.torch.ops.scatter_index import AtenScatterSrcOp
 from dialects.torch.ops.sorting import AtenSortOp
 from dialects.torch.ops.value_sized import AtenNonzeroOp
-from dialects.torch.ops.views import AtenReshapeOp
+from dialects.torch.ops.views import (
+    AtenReshapeOp,
+)
 from dialects.torch.types import DYN, BoolType, IntType, NoneType, ValueTensorType
 
 EMPTY_INDICES = ValueTensorType((0,), INT64)  # an output that was not asked for
@@ -209,4 +207,7 @@ class AtenUniqueConsecutiveOp(TorchOp):
         return seq.ops
 
 
-OPS = (AtenUnique2Op, AtenUniqueConsecutiveOp)
+OPS = (
+    AtenUnique2Op,
+    AtenUniqueConsecutiveOp,
+)

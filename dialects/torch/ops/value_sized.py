@@ -1,4 +1,6 @@
-"""Ops whose result size depends on the values of a tensor: nonzero and what is built on it.
+"""Ops whose result size depends on the values of a tensor: nonzero and what is built on it
+(argwhere, the one-argument where, nonzero_numpy). `x[mask]` and masked_select are
+`indexing.py`, unique `unique.py`.
 
 `torch.aten.nonzero` is the one core op: its result `[?, rank]` (int64) has a first dim
 known only after counting, which `lowering/torch_to_linalg/value_sized.py` does at run time
@@ -11,7 +13,8 @@ into it and ops of known sizes, as torch itself computes them:
   is `x` with those dims flattened into one, `index_select`ed along `d` at
   `nonzero(mask.reshape(-1))[:, 0]`: shape `x.shape[:d] + [count] + x.shape[d+k:]`
   (decomposed by `aten.index.Tensor`, `dialects/torch/ops/indexing.py`);
-- `torch.masked_select(x, mask)` is `x[mask]` after broadcasting both: 1-D.
+- `torch.masked_select(x, mask)` is `x[mask]` after broadcasting both: 1-D (also
+  `indexing.py`).
 
 A value-sized dim is `?` in every type, also when the arguments' shapes are exact; code that
 combines it with another `?` dim (`x[m] + y[m]`) assumes, as for every `?` dim, that the
@@ -23,38 +26,27 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import INT64
-from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
+from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.data_movement import AtenSelectIntOp
-from dialects.torch.ops.indexing import AtenIndexSelectOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.pieces import PiecesOp
 from dialects.torch.ops.views import (
-    AtenExpandOp,
-    AtenFlattenUsingIntsOp,
     AtenReshapeOp,
-    AtenUnsqueezeOp,
 )
 from dialects.torch.types import DYN, BoolType, ListType, ValueTensorType
 
 INDICES = ValueTensorType((DYN,), INT64)  # one column of nonzero: a 1-D index tensor
 
 
-class MaskShapeError(ShapeError, IndexError):
-    """A mask whose shape does not match the dims it indexes (torch raises IndexError)."""
-
-
 def nonzero_positions(x: Any) -> Any:
     """`[count, rank]` int64 coordinates of the nonzero elements, row-major (0-d: `[0|1, 0]`)."""
     return np.argwhere(np.asarray(x)).astype(np.int64)  # [count, ndim], also for 0-d
-
-
-# ---- nonzero, argwhere ----
 
 
 @torch_op
@@ -107,9 +99,6 @@ class AtenArgwhereOp(TorchOp):
         seq = OpSequence()
         seq.call(AtenNonzeroOp, self.self_)
         return seq.ops
-
-
-# ---- torch.where(cond), nonzero(as_tuple=True) ----
 
 
 class _IndexColumnsOp(PiecesOp):
@@ -182,114 +171,9 @@ class AtenNonzeroNumpyOp(_IndexColumnsOp):
         return _IndexColumnsOp.eager(x)
 
 
-# ---- x[mask], masked_select ----
-
-
-def masked_index_shape(op_name: str, x: TensorMeta, dim: int, mask: TensorMeta) -> Any:
-    """The shape of `x[:, ..., mask]` (`dim` dims before the mask): `[count]` in place of the
-    dims the mask covers; MaskShapeError (an IndexError) where the sizes differ."""
-    if x.shape is None or mask.shape is None:
-        return None
-    k = len(mask.shape)
-    if dim + k > len(x.shape):
-        raise MaskShapeError(
-            f"{op_name}(): too many indices for tensor of dimension {len(x.shape)} (got {dim + k})"
-        )
-    for i, size in enumerate(mask.shape):
-        have = x.shape[dim + i]
-        if DYN not in (size, have) and size != have:
-            raise MaskShapeError(
-                f"The shape of the mask {list(mask.shape)} at index {i} does not match the "
-                f"shape of the indexed tensor {list(x.shape)} at index {dim + i}"
-            )
-    return (*x.shape[:dim], DYN, *x.shape[dim + k :])
-
-
-def masked_index_eager(x: Any, dim: int, mask: Any) -> Any:
-    """`x[:, ..., mask]` in numpy, with torch's IndexError for a mask of the wrong shape."""
-    masked_index_shape("index", TensorMeta.of_array(x), dim, TensorMeta.of_array(mask))
-    return x[(slice(None),) * dim + (np.asarray(mask, np.bool_),)]
-
-
-def masked_index_ops(seq: OpSequence, x: SSAValue, dim: int, mask: SSAValue) -> SSAValue:
-    """Build `x[:, ..., mask]` (`dim` dims before the mask) from nonzero and index_select."""
-    k = known_rank(mask)
-    assert k is not None, "the mask's rank must be known"
-    if k == 0:  # a 0-d mask adds a dim of 1 (True) or 0 (False)
-        x = seq.call(AtenUnsqueezeOp, x, dim)
-    elif k > 1:
-        x = seq.call(AtenFlattenUsingIntsOp, x, dim, dim + k - 1)
-    flat_mask = mask if k == 1 else seq.call(AtenReshapeOp, mask, [-1])
-    positions = seq.call(AtenSelectIntOp, seq.call(AtenNonzeroOp, flat_mask), 1, 0)
-    return seq.call(AtenIndexSelectOp, x, dim, positions)
-
-
-def _check_mask_dtype(op_name: str, mask: TensorMeta) -> None:
-    if mask.dtype is not None and not mask.dtype.is_bool:
-        raise TypeError(f"{op_name}: expected BoolTensor for mask")
-
-
-@torch_op
-class AtenMaskedSelectOp(TorchOp):
-    """`torch.masked_select(x, mask)`: the elements of `x` where the bool `mask` is True, `x`
-    and `mask` broadcast together, as a 1-D tensor in row-major order."""
-
-    name = "torch.aten.masked_select"
-    SCHEMA = "aten::masked_select(Tensor self, Tensor mask) -> Tensor"
-    PY_NAMES = ("torch.masked_select", "Tensor.masked_select")
-    SAMPLES = (
-        Sample(Tn((3, 4)), Tn((3, 4), "bool")),
-        Sample(Tn((2, 1), "int64"), Tn((3,), "bool")),
-    )
-    self_ = operand_def(ValueTensorType)
-    mask = operand_def(ValueTensorType)
-    result = result_def(ValueTensorType)
-
-    @classmethod
-    def infer(cls, *args: Any) -> list[Attribute]:
-        x, mask = args
-        _check_mask_dtype("masked_select", mask)
-        broadcast_shapes([x.shape, mask.shape])
-        return [ValueTensorType((DYN,), x.dtype)]
-
-    @staticmethod
-    def eager(x: Any, mask: Any) -> Any:
-        shape = np.broadcast_shapes(np.shape(x), np.shape(mask))
-        return np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)]
-
-    def decompose(self) -> Any:
-        x, mask = self.self_, self.mask
-        if known_rank(x) is None or known_rank(mask) is None:
-            return None
-        seq = OpSequence()
-        shape = broadcast_shapes([x.type.sizes, mask.type.sizes])  # type: ignore[attr-defined]
-        assert shape is not None
-        x, mask = (_broadcast(seq, v, shape, (x, mask)) for v in (x, mask))
-        masked_index_ops(seq, x, 0, mask)
-        return seq.ops
-
-
-def _broadcast(
-    seq: OpSequence, value: SSAValue, shape: tuple[int, ...], operands: tuple[SSAValue, ...]
-) -> SSAValue:
-    """`value` expanded to the broadcast `shape` of `operands` (itself when it has it)."""
-    if tuple(value.type.sizes) == shape:  # type: ignore[attr-defined]
-        return value
-    sizes = [seq.size(*_size_source(operands, shape, a)) if n == DYN else n
-             for a, n in enumerate(shape)]  # fmt: skip
-    return seq.call(AtenExpandOp, value, sizes, False)
-
-
-def _size_source(
-    operands: tuple[SSAValue, ...], shape: tuple[int, ...], axis: int
-) -> tuple[SSAValue, int]:
-    """An operand dim (aligned to the right) that gives the dynamic size of `shape[axis]`."""
-    for value in operands:
-        sizes = value.type.sizes  # type: ignore[attr-defined]
-        dim = axis - len(shape) + len(sizes)
-        if dim >= 0 and sizes[dim] == DYN:
-            return value, dim
-    raise AssertionError(f"no operand gives the size of broadcast dim {axis}")
-
-
-OPS = (AtenNonzeroOp, AtenArgwhereOp, AtenWhereOp, AtenNonzeroNumpyOp, AtenMaskedSelectOp)
+OPS = (
+    AtenNonzeroOp,
+    AtenArgwhereOp,
+    AtenWhereOp,
+    AtenNonzeroNumpyOp,
+)

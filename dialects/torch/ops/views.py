@@ -39,9 +39,6 @@ def _result(x: TensorMeta, shape: tuple[int, ...] | None) -> list[Attribute]:
     return [ValueTensorType(shape, x.dtype)]
 
 
-# ---- view / reshape / flatten ----
-
-
 class _ViewBase(TorchOp):
     """Shape rule and reference shared by view and reshape."""
 
@@ -138,9 +135,6 @@ class AtenFlattenUsingIntsOp(TorchOp):
         return fold_same_type(self)
 
 
-# ---- squeeze / unsqueeze ----
-
-
 def squeezed_dims(shape: tuple[int, ...], dims: list[int]) -> tuple[int, ...]:
     """The dims kept by squeezing `dims`: those not of static size 1 (`?` counts as > 1)."""
     return tuple(d for i, d in enumerate(shape) if not (i in dims and d == 1))
@@ -224,9 +218,6 @@ class AtenUnsqueezeOp(TorchOp):
     @staticmethod
     def eager(x: Any, dim: int) -> Any:
         return np.expand_dims(x, dim % (x.ndim + 1))
-
-
-# ---- permutations ----
 
 
 def permutation(op_name: str, dims: Any, rank: int) -> list[int]:
@@ -391,9 +382,6 @@ class AtenCloneOp(TorchOp):
 
     def fold(self) -> Any:
         return [self.self_]
-
-
-# ---- expand / repeat ----
 
 
 @torch_op

@@ -29,7 +29,8 @@ import math
 import numba
 import numpy as np
 
-from lowering.run.custom_kernels import register_kernel
+from dialects.torch import kernel_refs as refs
+from lowering.run.kernel import Kernel
 
 jit = numba.njit(cache=True, nogil=True)
 
@@ -238,25 +239,12 @@ def logcumsumexp_kernel(x, outer, n, inner, values):  # type: ignore[no-untyped-
                 out[a, j, i] = acc
 
 
-KERNELS = {
-    "tsjit.sort": sort_kernel,
-    "tsjit.kth": kth_kernel,
-    "tsjit.mode": mode_kernel,
-    "tsjit.cumsum": cumsum_kernel,
-    "tsjit.cumprod": cumprod_kernel,
-    "tsjit.cumextreme": cumextreme_kernel,
-    "tsjit.logcumsumexp": logcumsumexp_kernel,
-}
-"""Kernel name (as generated code looks it up) -> numba function."""
-
-
-def register_along_dim_kernels() -> None:
-    """Register every kernel above with `lowering.run.custom_kernels` (once per process)."""
-    for name, kernel in KERNELS.items():
-        try:
-            register_kernel(name, kernel)
-        except ValueError:  # registered already
-            continue
-
-
-register_along_dim_kernels()
+KERNELS = (
+    Kernel(refs.SORT, sort_kernel),
+    Kernel(refs.KTH, kth_kernel),
+    Kernel(refs.MODE, mode_kernel),
+    Kernel(refs.CUMSUM, cumsum_kernel),
+    Kernel(refs.CUMPROD, cumprod_kernel),
+    Kernel(refs.CUMEXTREME, cumextreme_kernel),
+    Kernel(refs.LOGCUMSUMEXP, logcumsumexp_kernel),
+)

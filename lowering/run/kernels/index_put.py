@@ -28,7 +28,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from lowering.run.custom_kernels import register_kernel
+from dialects.torch import kernel_refs as refs
+from lowering.run.kernel import Kernel
 
 jit = numba.njit(cache=True, nogil=True)
 
@@ -90,16 +91,7 @@ def masked_scatter_kernel(x, mask, source, exact, accumulate, out):  # type: ign
             j += 1
 
 
-KERNELS = {"tsjit.index_put": index_put_kernel, "tsjit.masked_scatter": masked_scatter_kernel}
-
-
-def register_index_put_kernel() -> None:
-    """Register the kernels above with `lowering.run.custom_kernels` (once per process)."""
-    for name, kernel in KERNELS.items():
-        try:
-            register_kernel(name, kernel)
-        except ValueError:  # registered already
-            continue
-
-
-register_index_put_kernel()
+KERNELS = (
+    Kernel(refs.INDEX_PUT, index_put_kernel),
+    Kernel(refs.MASKED_SCATTER, masked_scatter_kernel),
+)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from lowering.run.custom_kernels import register_kernel
+from dialects.torch import kernel_refs as refs
+from lowering.run.kernel import Kernel
 
 jit = numba.njit(cache=True, nogil=True)
 
@@ -58,17 +59,7 @@ def nonzero_kernel(x, out):  # type: ignore[no-untyped-def]
         raise ValueError("nonzero(): fewer nonzero elements than the result has rows")
 
 
-KERNELS = {"tsjit.count_nonzero": count_nonzero_kernel, "tsjit.nonzero": nonzero_kernel}
-"""Kernel name (as generated code looks it up) -> numba function."""
-
-
-def register_value_sized_kernels() -> None:
-    """Register the kernels above with `lowering.run.custom_kernels` (once per process)."""
-    for name, kernel in KERNELS.items():
-        try:
-            register_kernel(name, kernel)
-        except ValueError:  # registered already
-            continue
-
-
-register_value_sized_kernels()
+KERNELS = (
+    Kernel(refs.COUNT_NONZERO, count_nonzero_kernel),
+    Kernel(refs.NONZERO, nonzero_kernel),
+)

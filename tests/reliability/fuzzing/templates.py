@@ -99,9 +99,10 @@ def is_fuzzable(op: type[TorchOp]) -> bool:
 
 
 def registry_templates(torch: Any, functional: Any) -> list[Template]:
-    """A template for every fuzzable registered op with a usable spelling."""
+    """A template for every fuzzable registered op with a usable spelling, by op name (so a
+    seed's programs do not depend on which family file declares an op)."""
     templates = []
-    for op in ATEN_OPS:
+    for op in sorted(ATEN_OPS, key=lambda op: op.name):
         if not is_fuzzable(op):
             continue
         spellings = usable_spellings(op, torch, functional)

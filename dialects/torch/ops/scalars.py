@@ -26,14 +26,14 @@ from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import BoolType, FloatType, IntType, ValueTensorType
 
 _TYPES: dict[str, type[Attribute]] = {"int": IntType, "float": FloatType, "bool": BoolType}
+
+
 _SAMPLE_VALUES: dict[str, tuple[Any, Any]] = {
     "int": (7, -3),
     "float": (2.5, -1.25),
     "bool": (True, False),
     "Scalar": (3, 3),
 }
-
-# ---- families ----
 
 
 class ScalarOp(TorchOp):
@@ -94,29 +94,51 @@ def _cmp(predicate: str) -> Callable[[ScalarBuilder, SSAValue, SSAValue], SSAVal
     return lambda b, x, y: b.cmp(predicate, x, y)
 
 
-# ---- arithmetic ----
-
 AtenAddIntOp = _binary("add.int", "int", "int", operator.add, ScalarBuilder.add, "add")
+
+
 AtenSubIntOp = _binary("sub.int", "int", "int", operator.sub, ScalarBuilder.sub, "sub")
+
+
 AtenMulIntOp = _binary("mul.int", "int", "int", operator.mul, ScalarBuilder.mul, "mul")
+
+
 AtenFloordivIntOp = _binary("floordiv.int", "int", "int", operator.floordiv, _floordiv, "floordiv")
+
+
 AtenRemainderIntOp = _binary("remainder.int", "int", "int", operator.mod, _remainder, "mod")
+
+
 AtenAddFloatOp = _binary("add.float", "float", "float", operator.add, ScalarBuilder.add, "add")
+
+
 AtenSubFloatOp = _binary("sub.float", "float", "float", operator.sub, ScalarBuilder.sub, "sub")
+
+
 AtenMulFloatOp = _binary("mul.float", "float", "float", operator.mul, ScalarBuilder.mul, "mul")
+
+
 AtenDivFloatOp = _binary(
     "div.float", "float", "float", operator.truediv, ScalarBuilder.div, "truediv"
 )
 
+
 AtenMinIntOp = _binary("min.int", "int", "int", min, ScalarBuilder.minimum, "min")
+
+
 AtenMaxIntOp = _binary("max.int", "int", "int", max, ScalarBuilder.maximum, "max")
+
+
 AtenMinFloatOp = _binary("min.float", "float", "float", min, ScalarBuilder.minimum, "min")
+
+
 AtenMaxFloatOp = _binary("max.float", "float", "float", max, ScalarBuilder.maximum, "max")
+
+
 for _op, _fn in ((AtenMinIntOp, "min"), (AtenMaxIntOp, "max"), (AtenMinFloatOp, "min"),
                  (AtenMaxFloatOp, "max")):  # fmt: skip
     _op.__doc__ = f"`{_fn}(a, b)` of numbers known at run time (TorchScript `prim::{_fn}`)."
 
-# ---- comparisons ----
 
 _COMPARISONS = (
     ("eq", operator.eq),
@@ -126,16 +148,21 @@ _COMPARISONS = (
     ("gt", operator.gt),
     ("ge", operator.ge),
 )
+
+
 AtenEqIntOp, AtenNeIntOp, AtenLtIntOp, AtenLeIntOp, AtenGtIntOp, AtenGeIntOp = (
     _binary(f"{p}.int", "int", "bool", fn, _cmp(p), p) for p, fn in _COMPARISONS
 )
+
+
 AtenEqFloatOp, AtenNeFloatOp, AtenLtFloatOp, AtenLeFloatOp, AtenGtFloatOp, AtenGeFloatOp = (
     _binary(f"{p}.float", "float", "bool", fn, _cmp(p), p) for p, fn in _COMPARISONS
 )
 
-# ---- booleans ----
 
 AtenAndBoolOp = _binary("__and__.bool", "bool", "bool", operator.and_, ScalarBuilder.and_, "and_")
+
+
 AtenOrBoolOp = _binary("__or__.bool", "bool", "bool", operator.or_, ScalarBuilder.or_, "or_")
 
 
@@ -178,9 +205,13 @@ def _is_nonzero(b: ScalarBuilder, x: SSAValue) -> SSAValue:
 AtenNotOp = _unary(
     "__not__", "bool", "bool", operator.not_, ScalarBuilder.not_, "`not a`", ("operator.not_",)
 )
+
+
 AtenNegIntOp = _unary(
     "neg.int", "int", "int", operator.neg, ScalarBuilder.neg, "`-a` on an int", ("operator.neg",)
 )
+
+
 AtenNegFloatOp = _unary(
     "neg.float",
     "float",
@@ -191,11 +222,12 @@ AtenNegFloatOp = _unary(
     ("operator.neg",),
 )
 
-# ---- conversions between scalar kinds ----
 
 AtenFloatScalarOp = _unary(
     "Float.Scalar", "Scalar", "float", float, lambda b, x: b.cast(x, f64), "`float(a)` of an int"
 )
+
+
 AtenIntFloatOp = _unary(
     "Int.float",
     "float",
@@ -204,13 +236,14 @@ AtenIntFloatOp = _unary(
     lambda b, x: b.cast(x, i64),
     "`int(a)` of a float, truncating toward zero",
 )
+
+
 AtenBoolIntOp = _unary("Bool.int", "int", "bool", bool, _is_nonzero, "`bool(a)`: `a != 0`")
+
+
 AtenBoolFloatOp = _unary(
     "Bool.float", "float", "bool", bool, _is_nonzero, "`bool(a)`: `a != 0.0`, so NaN is true"
 )
-
-
-# ---- `math` functions of run-time numbers (`math.sqrt(x.size(-1))`) ----
 
 
 def _numpy_float(fn: Callable[[Any], Any]) -> Callable[[Any], float]:
@@ -225,21 +258,28 @@ def _numpy_float(fn: Callable[[Any], Any]) -> Callable[[Any], float]:
 
 
 _POSITIVE, _SIGNED = (2.25, 0.5), (-1.25, 2.5)
+
+
 AtenSqrtFloatOp = _unary("sqrt.float", "float", "float", _numpy_float(np.sqrt),
                          ScalarBuilder.sqrt, "`math.sqrt(a)`", samples=_POSITIVE)  # fmt: skip
+
+
 AtenExpFloatOp = _unary("exp.float", "float", "float", _numpy_float(np.exp),
                         ScalarBuilder.exp, "`math.exp(a)`", samples=_SIGNED)  # fmt: skip
+
+
 AtenLogFloatOp = _unary("log.float", "float", "float", _numpy_float(np.log),
                         ScalarBuilder.log, "`math.log(a)`", samples=_POSITIVE)  # fmt: skip
+
+
 AtenFloorFloatOp = _unary("floor.float", "float", "int", lambda a: int(np.floor(a)),
                           lambda b, x: b.cast(b.floor(x), i64), "`math.floor(a)`: an int",
                           samples=_SIGNED)  # fmt: skip
+
+
 AtenCeilFloatOp = _unary("ceil.float", "float", "int", lambda a: int(np.ceil(a)),
                          lambda b, x: b.neg(b.cast(b.floor(b.neg(x)), i64)),
                          "`math.ceil(a)`: an int", samples=_SIGNED)  # fmt: skip
-
-
-# ---- for-loop index maths ----
 
 
 @torch_op
@@ -292,9 +332,6 @@ class AtenDeriveIndexOp(ScalarOp):
     def payload(b: ScalarBuilder, *args: SSAValue) -> SSAValue:
         index, start, step = args
         return b.add(start, b.mul(index, step))
-
-
-# ---- tensor to scalar ----
 
 
 class TensorToScalarOp(TorchOp):
