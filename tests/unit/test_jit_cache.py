@@ -92,7 +92,7 @@ def test_concurrent_writers_leave_one_whole_entry(cache: Path, source: str) -> N
 
 
 def test_concurrent_processes_load_the_same_entry(cache: Path, source: str) -> None:
-    script = "import sys; from lowering import jit; print(jit.load_module(sys.argv[1]).VALUE)"
+    script = "import sys; from lowering.run import jit; print(jit.load_module(sys.argv[1]).VALUE)"
     runs = [
         subprocess.Popen([sys.executable, "-c", script, source], stdout=subprocess.PIPE, text=True)
         for _ in range(4)
