@@ -2,8 +2,9 @@
 
 `load` reads the archive through `SavedArchive`, which refuses before inflating anything:
 - member names other than `manifest.json`, `methods/<identifier>.mlir`, `weights/<n>.npy`
-  (so no traversal names, folders, links), duplicate names, encrypted members, and
-  compression methods other than stored and deflated;
+  (so no traversal names), duplicate names, links and folders, encrypted members,
+  compression methods other than stored and deflated, and declared sizes that the member's
+  compressed bytes cannot inflate to;
 - members the manifest does not use, and manifest entries that share a member;
 - a weight member whose declared size is not its npy header plus shape x item size;
 - a total of declared sizes above the budget: `max_bytes`, else `$TSJIT_LOAD_MAX_BYTES`, else
@@ -20,6 +21,7 @@ import hashlib
 import math
 import os
 import re
+import stat
 import zipfile
 from typing import IO, Any
 
@@ -37,6 +39,7 @@ CHUNK = 1 << 20
 MEMBER_NAME = re.compile(r"manifest\.json|methods/[A-Za-z_][A-Za-z0-9_]*\.mlir|weights/[0-9]+\.npy")
 WEIGHT_DTYPES = frozenset({"bool", "int32", "int64", "float32", "float64"})  # tsjit's dtypes
 COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+DEFLATE_RATIO = 1032  # deflate's largest possible inflation per compressed byte
 
 
 class Budget:
@@ -122,6 +125,13 @@ class SavedArchive:
                 raise LoadError(f"member {name} is encrypted")
             if info.compress_type not in COMPRESSIONS:
                 raise LoadError(f"member {name} uses compression method {info.compress_type}")
+            if stat.S_IFMT(info.external_attr >> 16) not in (0, stat.S_IFREG):
+                raise LoadError(f"member {name} is not a plain file (a link or a folder)")
+            if info.file_size > _most_inflated(info):
+                raise LoadError(
+                    f"member {name} declares {info.file_size} bytes, more than its "
+                    f"{info.compress_size} compressed bytes can hold"
+                )
             self.members[name] = info
         self.budget = Budget(MAX_MANIFEST_BYTES)
 
@@ -142,12 +152,12 @@ class SavedArchive:
             raise LoadError("manifest.json does not have its declared size")
         return data
 
-    def plan(self, texts: list[str], weights: dict[str, tuple[str, int]], digests: dict[str, Any],
-             max_bytes: int | None) -> None:  # fmt: skip
+    def plan(self, texts: list[str], weights: list[tuple[str, str, int]],
+             digests: dict[str, Any], max_bytes: int | None) -> None:  # fmt: skip
         """Checks, before anything is read, that the members are exactly the manifest's IR
-        `texts` and weight files (`weights`: file -> (dtype, element count)), each listed once
-        with a digest, and that their declared sizes fit the budget."""
-        used = [*texts, *weights]
+        `texts` and weight files (`weights`: (file, dtype, element count)), each used once
+        and listed with a digest, and that their declared sizes fit the budget."""
+        used = [*texts, *(file for file, _, _ in weights)]
         if len(set(used)) != len(used):
             raise LoadError("manifest: two entries name the same member")
         unused = sorted(set(self.members) - {MANIFEST, *used})
@@ -156,7 +166,7 @@ class SavedArchive:
         if set(digests) != set(used):
             raise LoadError("manifest: `sha256` does not list exactly the files it uses")
         declared = 0
-        for file, (dtype, count) in weights.items():
+        for file, dtype, count in weights:
             data_bytes = count * np.dtype(dtype).itemsize
             size = self.info(file).file_size
             if not data_bytes + 10 <= size <= data_bytes + MAX_NPY_HEADER + 10:
@@ -201,6 +211,13 @@ class SavedArchive:
         if array.dtype == np.bool_ and array.view(np.uint8).max(initial=0) > 1:
             raise LoadError(f"{name}: a bool weight holds bytes other than 0 and 1")
         return array
+
+
+def _most_inflated(info: zipfile.ZipInfo) -> int:
+    """The most bytes a member's compressed data can inflate to (deflate: 1032 to 1)."""
+    if info.compress_type == zipfile.ZIP_STORED:
+        return info.compress_size
+    return DEFLATE_RATIO * info.compress_size + 64
 
 
 def _npy_header(stream: _Stream, name: str) -> tuple[tuple[int, ...], bool, np.dtype]:  # type: ignore[type-arg]

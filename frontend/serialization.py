@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 
 from frontend.errors import LoadError
 from frontend.function import ScriptFunction
@@ -261,8 +262,8 @@ def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
         _check_custom_ops(manifest)
         weight_shapes = {p: _weight_entry(p, w) for p, w in manifest["weights"].items()}
         texts = [_ir_file(info, name) for name, info in manifest["methods"].items()]
-        archive.plan(texts, {f: (d, n) for f, d, _, n in weight_shapes.values()},
-                     manifest["sha256"], max_bytes)  # fmt: skip
+        planned = [(f, d, n) for f, d, _, n in weight_shapes.values()]
+        archive.plan(texts, planned, manifest["sha256"], max_bytes)
         weights = {
             p: archive.weight(f, d, shape, manifest["sha256"][f])
             for p, (f, d, shape, _) in weight_shapes.items()
@@ -349,8 +350,11 @@ def _parse_ir(files: dict[str, bytes], info: Any, name: str) -> ModuleOp:
         module = Parser(load_context(), text, name=info["file"]).parse_module()
         module.verify()
     except Exception as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise LoadError(f"{info['file']}: the IR does not parse or verify: {first}") from None
+        lines = str(err).strip().splitlines() or [type(err).__name__]
+        reason = str(getattr(err, "msg", "") or lines[-1]).strip()
+        where = f" (at {lines[0]})" if isinstance(err, ParseError) else ""
+        message = f"{info['file']}: the IR does not parse or verify: {reason}{where}"
+        raise LoadError(message) from None
     return module
 
 
