@@ -198,8 +198,10 @@ class SavedArchive:
         info = self.info(name)
         stream = _Stream(self.archive.open(info), name, info.file_size, self.budget)
         header_shape, fortran, header_dtype = _npy_header(stream, name)
-        if header_dtype != np.dtype(dtype) or str(header_dtype) != dtype or fortran:
+        if header_dtype != np.dtype(dtype) or str(header_dtype) != dtype:
             raise LoadError(f"{name} holds {header_dtype} data, but the manifest says {dtype}")
+        if fortran:
+            raise LoadError(f"{name} is in Fortran order, which save never writes")
         if header_shape != shape:
             raise LoadError(f"{name} has shape {list(header_shape)}, but the manifest says "
                             f"{list(shape)}")  # fmt: skip
