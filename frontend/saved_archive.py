@@ -62,11 +62,9 @@ def budget_limit(declared_weight_bytes: int, max_bytes: int | None) -> int:
             raise ValueError(f"max_bytes must be a non-negative int, got {max_bytes!r}")
         return max_bytes
     if configured := os.environ.get(BUDGET_VARIABLE):
-        try:
-            return int(configured)
-        except ValueError:
-            message = f"${BUDGET_VARIABLE} must be a number of bytes: {configured!r}"
-            raise ValueError(message) from None
+        if not configured.strip().isdigit():
+            raise ValueError(f"${BUDGET_VARIABLE} must be a number of bytes: {configured!r}")
+        return int(configured)
     return BUDGET_MULTIPLE * declared_weight_bytes + TEXT_ALLOWANCE
 
 

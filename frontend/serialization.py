@@ -243,7 +243,9 @@ def load(path: str | Path, *, max_bytes: int | None = None) -> LoadedProgram:
     At most `max_bytes` bytes are inflated from the file (default: `$TSJIT_LOAD_MAX_BYTES`,
     else twice the weights' bytes the manifest declares plus 64 MiB for the IR text); see
     `frontend/saved_archive.py` for the checks made before anything is read, and
-    `frontend/load_verifier.py` for what the IR may hold."""
+    `frontend/load_verifier.py` for what the IR may hold. ValueError for a `max_bytes` (or
+    `$TSJIT_LOAD_MAX_BYTES`) that is not a number of bytes."""
+    budget_limit(0, max_bytes)  # the caller's mistake: raised as it is, before the file is read
     try:
         return _load(path, max_bytes)
     except (LoadError, MemoryError):
@@ -255,7 +257,6 @@ def load(path: str | Path, *, max_bytes: int | None = None) -> LoadedProgram:
 
 
 def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
-    budget_limit(0, max_bytes)  # a bad max_bytes is the caller's ValueError, not a LoadError
     with zipfile.ZipFile(path) as zip_file:
         archive = SavedArchive(zip_file)
         manifest = _manifest(archive)

@@ -5,7 +5,8 @@ remembered program texts are compiled, numba unpickles its `.nbi` / `.nbc` files
 reading anything there, the folder is checked (`unsafe_reason`):
 
 - on the path as given, the cache folder is not a symlink, and no folder above it up to the
-  stop (below) is one, except root's own links (system layouts such as `/var/run -> /run`);
+  stop (below) is one, except root's own links (system layouts such as `/var/run -> /run`)
+  and the home folder itself (its target is judged on the real path);
 - on the real path, the cache folder is owned by the user, each parent up to the stop by the
   user or root, and none of them is writable by group or others;
 - the walk stops after the user's home folder, or at a sticky folder owned by root or the
@@ -45,11 +46,13 @@ def unsafe_reason(folder: Path) -> str | None:
     literal = Path(os.path.abspath(folder))
     home = Path(os.path.abspath(os.path.expanduser("~")))
     for index, path in enumerate((literal, *literal.parents)):
+        if index > 0 and path == home:  # a home that is a link: its target is judged below
+            break
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             if index == 0 or info.st_uid != 0:
                 return f"{path} is a symlink"
-        elif path == home or _is_stop(info, uid):
+        elif _is_stop(info, uid):
             break
     real_home = Path(os.path.realpath(home))
     real = Path(os.path.realpath(literal))

@@ -138,6 +138,8 @@ def test_the_honest_file_loads_and_runs(honest_files: dict[str, bytes], tmp_path
     np.testing.assert_allclose(loaded(x), (x @ weight.T + bias)[[2, 0, 1]], rtol=1e-6)
     with pytest.raises(frontend.LoadError, match="load budget of 100 bytes"):
         frontend.load(path, max_bytes=100)
+    with pytest.raises(ValueError, match="max_bytes must be a non-negative int"):
+        frontend.load(path, max_bytes=-1)
 
 
 @pytest.mark.xfail(
