@@ -210,3 +210,30 @@ def test_a_numba_index_of_another_user_is_dropped(tmp_path, monkeypatch, marker)
     os.chown(index, OTHER_UID, -1)
     assert jit.compile_function(source, "sq")(3) == 9
     assert not index.exists() or index.stat().st_uid == 0  # dropped; numba wrote its own
+
+
+@as_root
+def test_a_parent_link_of_another_user(tmp_path, monkeypatch, marker) -> None:
+    real = folder(tmp_path / "real")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    os.lchown(link, OTHER_UID, -1)
+    cache = use_cache(monkeypatch, folder(real / "cache"))
+    use_cache(monkeypatch, link / "cache")
+    compiles_without_planted_code(link / "cache", marker, f"{link} is a symlink")
+    assert cache.exists()
+
+
+def test_a_readable_subfolder_is_closed_and_files_others_could_write_are_dropped(
+    tmp_path, monkeypatch
+) -> None:
+    cache = use_cache(monkeypatch, folder(tmp_path / "cache", 0o755))
+    pycache = folder(cache / "__pycache__", 0o755)
+    kept, dropped = pycache / "kept.nbi", pycache / "dropped.nbi"
+    kept.write_bytes(b"x")
+    dropped.write_bytes(b"x")
+    os.chmod(kept, 0o644)
+    os.chmod(dropped, 0o666)
+    assert jit.module_folder() == cache
+    assert stat.S_IMODE(pycache.stat().st_mode) == 0o700
+    assert kept.exists() and not dropped.exists()
