@@ -283,8 +283,21 @@ def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
             not isinstance(p, str) or p not in weights for p in params
         ):
             raise LoadError(f"manifest: method {name!r} names weights that are not in the file")
+        _check_weight_paths(holder, weights, params)
         methods[name] = ScriptMethod(holder, name, function, list(params))
     return LoadedProgram(_text(manifest, "kind"), _text(manifest, "name"), methods, weights)
+
+
+def _check_weight_paths(holder: _Weights, weights: dict[str, np.ndarray], params: list[str]):
+    """Each parameter path leads to its own array through the holder (not to an attribute of
+    the holder itself, such as `_arrays` or `__class__`)."""
+    for path in params:
+        try:
+            found = resolve_path(holder, path)
+        except AttributeError:
+            found = None
+        if found is not weights[path]:
+            raise LoadError(f"manifest: weight path {path!r} does not name a weight")
 
 
 def _manifest(archive: SavedArchive) -> dict[str, Any]:

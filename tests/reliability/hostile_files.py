@@ -392,6 +392,8 @@ def _manifest_cases(files: dict[str, bytes]) -> dict[str, Case]:
         "version_string": lambda m: set_path(m, ("version",), "1"),
         "sha256_extra_entry": lambda m: set_path(m, ("sha256", "weights/5.npy"), "0" * 64),
         "sha256_missing_entry": lambda m: m["sha256"].pop("weights/2.npy"),
+        "weight_path_internal": _rename_weight("rows", "_arrays"),
+        "weight_path_dunder": _rename_weight("rows", "__class__"),
     }  # fmt: skip
     cases = {f"manifest_{name}": Case(rebuild(files, edit)) for name, edit in edits.items()}
     raw = {
@@ -404,6 +406,17 @@ def _manifest_cases(files: dict[str, bytes]) -> dict[str, Case]:
         members += [deflated(n, d) for n, d in files.items() if n != "manifest.json"]
         cases[name] = Case(write_zip(members))
     return cases
+
+
+def _rename_weight(old: str, new: str) -> Callable[[dict[str, Any]], None]:
+    """An edit renaming weight `old` to the path `new` (in the weights and the params)."""
+
+    def edit(manifest: dict[str, Any]) -> None:
+        manifest["weights"][new] = manifest["weights"].pop(old)
+        params = manifest["methods"]["forward"]["params"]
+        params[params.index(old)] = new
+
+    return edit
 
 
 def _weight_cases(files: dict[str, bytes]) -> dict[str, Case]:

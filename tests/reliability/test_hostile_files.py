@@ -70,6 +70,8 @@ MESSAGES = {
     "weight_shape_lies": "has shape [9]",
     "weight_bool_bytes": "bool weight",
     "manifest_shared_weight_file": "name the same member",
+    "manifest_weight_path_internal": "weight path '_arrays' does not name a weight",
+    "manifest_weight_path_dunder": "weight path '__class__' does not name a weight",
 }
 
 
