@@ -173,13 +173,14 @@ class SavedArchive:
                 )
             declared += data_bytes
         limit = budget_limit(declared, max_bytes)
-        total = sum(self.info(name).file_size for name in used)
+        total = sum(self.info(name).file_size for name in [MANIFEST, *used])
         if total > limit:
             raise LoadError(
                 f"the file declares {total} bytes of members, above the load budget of {limit} "
                 f"bytes (raise it with load(..., max_bytes=...) or ${BUDGET_VARIABLE})"
             )
         self.budget = Budget(limit)
+        self.budget.take(self.info(MANIFEST).file_size)  # read already
 
     def text(self, name: str, digest: str) -> bytes:
         """The bytes of member `name`, streamed and checked against `digest`."""
