@@ -6,9 +6,13 @@ The archive holds, and nothing in it is ever executed or unpickled:
   weight's file, dtype and shape, the custom ops it uses, and the SHA-256 of every other file;
 - `methods/<name>.mlir`: the method's torch-dialect IR (entry function and callees) as text;
 - `weights/<n>.npy`: each parameter and buffer, written and read with `allow_pickle=False`.
-Loading needs no Python source: the IR is parsed and verified, the weights checked against the
-manifest. Anything wrong (not a zip, truncated, a changed byte, a missing file, another format
-version, an unknown custom op, IR that does not parse or verify) raises `LoadError` saying what.
+Loading needs no Python source: the archive is read within a memory budget, only the members
+`save` writes (`frontend/saved_archive.py`); the IR is parsed with only the builtin, func and
+torch dialects and must hold only what `save` writes (`frontend/load_verifier.py`); the weights
+are read into arrays of the dtype and shape the manifest declares. Anything wrong (not a zip,
+truncated, a changed byte, a missing or extra file, another format version, an unknown custom
+op, IR that does not parse, verify or pass the allow-list, a size over the budget) raises
+`LoadError` saying what.
 """
 
 from __future__ import annotations
@@ -23,16 +27,18 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 
 from frontend.errors import LoadError
 from frontend.function import ScriptFunction
+from frontend.load_verifier import load_context, verify_loaded
 from frontend.module import ScriptMethod, ScriptModule
+from frontend.saved_archive import WEIGHT_DTYPES, SavedArchive, budget_limit, element_count
 from frontend.script.control import NONE_ITEM, DictShape, ListShape
 from frontend.script.modules import resolve_path, tensor_array
 
 FORMAT = "tsjit"
 VERSION = 1
-MAX_MEMBER_BYTES = 1 << 31  # refuse absurd sizes claimed by a damaged archive
 
 
 # ---- save ----
@@ -231,11 +237,18 @@ class _Weights:
         return _Weights(self._arrays, path + ".")
 
 
-def load(path: str | Path) -> LoadedProgram:
-    """Read a program written by `save`; `LoadError` if the file is not exactly that."""
+def load(path: str | Path, *, max_bytes: int | None = None) -> LoadedProgram:
+    """Read a program written by `save`; `LoadError` if the file is not exactly that.
+
+    At most `max_bytes` bytes are inflated from the file (default: `$TSJIT_LOAD_MAX_BYTES`,
+    else twice the weights' bytes the manifest declares plus 64 MiB for the IR text); see
+    `frontend/saved_archive.py` for the checks made before anything is read, and
+    `frontend/load_verifier.py` for what the IR may hold. ValueError for a `max_bytes` (or
+    `$TSJIT_LOAD_MAX_BYTES`) that is not a number of bytes."""
+    budget_limit(0, max_bytes)  # the caller's mistake: raised as it is, before the file is read
     try:
-        return _load(path)
-    except LoadError:
+        return _load(path, max_bytes)
+    except (LoadError, MemoryError):
         raise
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as err:
         raise LoadError(f"{path}: cannot read the archive: {err}") from None
@@ -243,35 +256,55 @@ def load(path: str | Path) -> LoadedProgram:
         raise LoadError(f"{path}: damaged file: {type(err).__name__}: {err}") from None
 
 
-def _load(path: str | Path) -> LoadedProgram:
-    with zipfile.ZipFile(path) as archive:
+def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
+    with zipfile.ZipFile(path) as zip_file:
+        archive = SavedArchive(zip_file)
         manifest = _manifest(archive)
-        files = {
-            name: _member(archive, name, digest) for name, digest in manifest["sha256"].items()
+        _check_custom_ops(manifest)
+        weight_shapes = {p: _weight_entry(p, w) for p, w in manifest["weights"].items()}
+        texts = [_ir_file(info, name) for name, info in manifest["methods"].items()]
+        planned = [(f, d, n) for f, d, _, n in weight_shapes.values()]
+        archive.plan(texts, planned, manifest["sha256"], max_bytes)
+        weights = {
+            p: archive.weight(f, d, shape, manifest["sha256"][f])
+            for p, (f, d, shape, _) in weight_shapes.items()
         }
-    _check_custom_ops(manifest)
-    weights = {p: _weight(files, p, w) for p, w in manifest["weights"].items()}
+        files = {name: archive.text(name, manifest["sha256"][name]) for name in texts}
     holder = _Weights(weights)
     methods = {}
     for name, info in manifest["methods"].items():
+        symbol = _text(info, "symbol")
         module = _parse_ir(files, info, name)
-        function = ScriptFunction(module, _text(info, "symbol"))
+        verify_loaded(module, symbol, manifest["custom_ops"], info["file"])
+        function = ScriptFunction(module, symbol)
         function.result_structure = _structure_from_json(info.get("results"))
         params = info.get("params", [])
-        if not isinstance(params, list) or any(p not in weights for p in params):
+        if not isinstance(params, list) or any(
+            not isinstance(p, str) or p not in weights for p in params
+        ):
             raise LoadError(f"manifest: method {name!r} names weights that are not in the file")
+        _check_weight_paths(holder, weights, params)
         methods[name] = ScriptMethod(holder, name, function, list(params))
     return LoadedProgram(_text(manifest, "kind"), _text(manifest, "name"), methods, weights)
 
 
-def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
-    try:
-        raw = archive.read("manifest.json")
-    except KeyError:
-        raise LoadError("not a tsjit file: manifest.json is missing") from None
+def _check_weight_paths(holder: _Weights, weights: dict[str, np.ndarray], params: list[str]):
+    """Each parameter path leads to its own array through the holder (not to an attribute of
+    the holder itself, such as `_arrays` or `__class__`)."""
+    for path in params:
+        try:
+            found = resolve_path(holder, path)
+        except AttributeError:
+            found = None
+        if found is not weights[path]:
+            raise LoadError(f"manifest: weight path {path!r} does not name a weight")
+
+
+def _manifest(archive: SavedArchive) -> dict[str, Any]:
+    raw = archive.manifest_bytes()
     try:
         manifest = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise LoadError(f"manifest.json is not valid JSON: {err}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise LoadError("not a tsjit file: the manifest does not name the tsjit format")
@@ -283,20 +316,30 @@ def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
     for key, typ in (("methods", dict), ("weights", dict), ("sha256", dict), ("custom_ops", list)):
         if not isinstance(manifest.get(key), typ):
             raise LoadError(f"manifest: `{key}` is missing or malformed")
+    if not all(isinstance(op, str) for op in manifest["custom_ops"]):
+        raise LoadError("manifest: `custom_ops` is not a list of names")
+    if not all(isinstance(d, str) and len(d) == 64 for d in manifest["sha256"].values()):
+        raise LoadError("manifest: `sha256` holds something other than SHA-256 digests")
+    if manifest.get("kind") not in ("module", "function"):
+        raise LoadError(f"manifest: unknown program kind {manifest.get('kind')!r}")
     return manifest
 
 
-def _member(archive: zipfile.ZipFile, name: str, digest: Any) -> bytes:
-    try:
-        info = archive.getinfo(name)
-    except KeyError:
-        raise LoadError(f"{name} is listed in the manifest but missing from the file") from None
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise LoadError(f"{name}: implausible size {info.file_size}")
-    data = archive.read(name)
-    if hashlib.sha256(data).hexdigest() != digest:
-        raise LoadError(f"{name} was modified: its SHA-256 does not match the manifest")
-    return data
+def _weight_entry(path: str, info: Any) -> tuple[str, str, tuple[int, ...], int]:
+    """(file, dtype, shape, element count) of the manifest's entry for weight `path`."""
+    if not isinstance(info, dict) or not isinstance(info.get("file"), str):
+        raise LoadError(f"manifest: weight {path!r} has no file")
+    dtype = info.get("dtype")
+    if dtype not in WEIGHT_DTYPES:
+        raise LoadError(f"manifest: weight {path!r} has dtype {dtype!r}, not one save writes")
+    shape, count = element_count(info.get("shape"), f"weight {path!r}")
+    return info["file"], dtype, shape, count
+
+
+def _ir_file(info: Any, name: str) -> str:
+    if not isinstance(info, dict) or not isinstance(info.get("file"), str):
+        raise LoadError(f"manifest: method {name!r} has no IR file")
+    return info["file"]
 
 
 def _check_custom_ops(manifest: dict[str, Any]) -> None:
@@ -310,33 +353,22 @@ def _check_custom_ops(manifest: dict[str, Any]) -> None:
         )
 
 
-def _weight(files: dict[str, bytes], path: str, info: Any) -> np.ndarray:
-    if not isinstance(info, dict) or info.get("file") not in files:
-        raise LoadError(f"manifest: weight {path!r} has no file")
-    try:
-        array = np.load(io.BytesIO(files[info["file"]]), allow_pickle=False)
-    except ValueError as err:
-        raise LoadError(f"weight {path!r}: not a plain .npy array: {err}") from None
-    if str(array.dtype) != info.get("dtype") or list(array.shape) != info.get("shape"):
-        raise LoadError(
-            f"weight {path!r} is {array.dtype}{list(array.shape)} but the manifest says "
-            f"{info.get('dtype')}{info.get('shape')}"
-        )
-    return array
-
-
 def _parse_ir(files: dict[str, bytes], info: Any, name: str) -> ModuleOp:
-    from lowering.pipeline import make_context
-
     if not isinstance(info, dict) or info.get("file") not in files:
         raise LoadError(f"manifest: method {name!r} has no IR file")
-    text = files[info["file"]].decode()
     try:
-        module = Parser(make_context(), text, name=info["file"]).parse_module()
+        text = files[info["file"]].decode()
+    except UnicodeDecodeError as err:
+        raise LoadError(f"{info['file']}: the IR is not UTF-8 text: {err}") from None
+    try:
+        module = Parser(load_context(), text, name=info["file"]).parse_module()
         module.verify()
     except Exception as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise LoadError(f"{info['file']}: the IR does not parse or verify: {first}") from None
+        lines = str(err).strip().splitlines() or [type(err).__name__]
+        reason = str(getattr(err, "msg", "") or lines[-1]).strip()
+        where = f" (at {lines[0]})" if isinstance(err, ParseError) else ""
+        message = f"{info['file']}: the IR does not parse or verify: {reason}{where}"
+        raise LoadError(message) from None
     return module
 
 

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from dialects.torch.ops.scalar import (
+from dialects.torch.ops.scalars import (
     AtenCeilFloatOp,
     AtenExpFloatOp,
     AtenFloorFloatOp,

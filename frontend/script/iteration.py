@@ -46,7 +46,7 @@ from dialects.torch.ops.prim import (
     PrimRaiseExceptionOp,
 )
 from dialects.torch.ops.reshaping import AtenNarrowOp
-from dialects.torch.ops.scalar import AtenMaxIntOp, AtenMinIntOp
+from dialects.torch.ops.scalars import AtenMaxIntOp, AtenMinIntOp
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method
 from frontend.script.collaborator import Collaborator

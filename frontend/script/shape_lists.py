@@ -10,7 +10,7 @@ from typing import Any
 
 from xdsl.ir import SSAValue
 
-from dialects.torch.ops.shape_lists import AtenAddTOp
+from dialects.torch.ops.data_movement import AtenAddTOp
 from frontend.ir.builder import Value, kind_of
 from frontend.script.collaborator import Collaborator
 

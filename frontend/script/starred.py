@@ -13,7 +13,7 @@ import ast
 
 from xdsl.ir import SSAValue
 
-from dialects.torch.ops.shape_lists import AtenSliceTOp
+from dialects.torch.ops.data_movement import AtenSliceTOp
 from frontend.ir.builder import Value, kind_of
 from frontend.script.collaborator import Collaborator
 from frontend.script.tensor_methods import known_tensor_type

@@ -18,10 +18,11 @@ from dialects.torch.ops.data_movement import (
     AtenSizeIntOp,
     AtenSizeOp,
     AtenSliceTensorOp,
+    AtenSliceTOp,
 )
 from dialects.torch.ops.indexing import AtenIndexTensorOp
 from dialects.torch.ops.prim import PrimListGetItemOp
-from dialects.torch.ops.scalar import (
+from dialects.torch.ops.scalars import (
     AtenBoolFloatOp,
     AtenBoolIntOp,
     AtenExpFloatOp,
@@ -31,7 +32,6 @@ from dialects.torch.ops.scalar import (
     AtenNotOp,
     AtenSqrtFloatOp,
 )
-from dialects.torch.ops.shape_lists import AtenSliceTOp
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method, ops_for_operator
 from frontend.script.collaborator import Collaborator

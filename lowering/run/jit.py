@@ -1,18 +1,25 @@
-"""Loads generated Python source as a real module through an on-disk cache (never `exec`).
+"""Loads generated Python source as a real module through an on-disk cache.
 
 numba's `cache=True` works only for functions defined in real files (numba#3501), and real
 files give readable tracebacks. So each source is written to
-`<cache_dir()>/tsjit_<sha256[:24]>.py` and imported from there with importlib; numba keeps
-its compiled code next to it in `__pycache__`. An entry is written atomically (a temporary
-file in the same folder, then `os.replace`), so processes that write the same entry at once
-all leave a complete file behind. An entry whose bytes differ from the source (corrupt,
-truncated) is rewritten, never imported. Modules are memoized in-process by source hash.
-numba's own files for a module (`__pycache__/<stem>.*.nbi` index, `.nbc` data) are checked
-before the module is imported: numba fails on every call when one is damaged instead of
-compiling again, so a damaged set is deleted and numba rebuilds it.
+`<cache_dir()>/tsjit_<sha256[:24]>.py` and made a module from there; numba keeps its compiled
+code next to it in `__pycache__`. The module runs the source bytes tsjit holds in memory,
+compiled here under the file's name (`import_entry`): the file is never read back to be run,
+and no `.pyc` is read or written. An entry is written atomically (a private temporary file in
+the same folder, then `os.replace`), so processes that write the same entry at once all leave a
+complete file behind; an entry whose bytes differ from the source, or that is not the user's
+private file, is rewritten. Modules are memoized in-process by source hash.
+
+The cache folder is used only if no one else can write it (`lowering/run/cache_folder.py`);
+otherwise tsjit warns once and uses a private temporary folder for the process. numba's own
+files for a module (`__pycache__/<stem>.*.nbi` index, `.nbc` data) are pickles that numba
+loads: they are read only from a folder that passed that check, and are checked before the
+module is made: numba fails on every call when one is damaged instead of compiling again, so
+a damaged set, or one holding a file that is not the user's private file, is deleted and
+numba rebuilds it.
 
 A program's text may hold shared modules in front of its main module
-(`lowering/run/program_text.py`): each is an entry of its own, imported before the main module
+(`lowering/run/program_text.py`): each is an entry of its own, made before the main module
 that imports it by name, so equal kernels of different programs are compiled once.
 """
 
@@ -23,18 +30,24 @@ import ctypes
 import functools
 import gc
 import hashlib
-import importlib.util
+import importlib.machinery
 import io
 import os
 import pickletools
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from lowering.run.cache_folder import (
+    checked_subfolder,
+    make_private_folder,
+    new_private_file,
+    private_temp_folder,
+    read_private_file,
+)
 from lowering.run.program_text import module_name, split_program
 
 _MODULES: dict[str, ModuleType] = {}
@@ -59,14 +72,23 @@ def entry_path(source: str) -> Path:
     return cache_dir() / f"{module_name(source)}.py"
 
 
+def module_folder() -> Path:
+    """The folder generated modules go in: `cache_dir()` if only the user can write it (see
+    `lowering/run/cache_folder.py`), else this process's private temporary folder."""
+    folder = cache_dir()
+    if checked_subfolder(folder, "__pycache__", create=True) is None:
+        return private_temp_folder()
+    return folder
+
+
 def write_entry(path: Path, source: str) -> bool:
-    """Makes `path` hold exactly `source`; returns whether it had to (re)write the file."""
+    """Makes `path` the user's private file holding exactly `source`; returns whether it had
+    to (re)write the file."""
     data = source.encode()
-    with contextlib.suppress(OSError):
-        if path.read_bytes() == data:
-            return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    if read_private_file(path) == data:
+        return False
+    make_private_folder(path.parent)
+    fd, temp = new_private_file(path.parent, f".{path.stem}.")
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
@@ -80,17 +102,20 @@ def write_entry(path: Path, source: str) -> bool:
     return True
 
 
-def import_entry(path: Path) -> ModuleType:
-    """Imports the file at `path` under its own unique module name (its stem)."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
+def import_entry(path: Path, source: str) -> ModuleType:
+    """The module of `source`, whose file is `path`, under its own unique module name (the
+    stem): `source` is compiled here with `path` as its file name (so numba's cache and
+    tracebacks find the file) and run in a fresh module registered in `sys.modules`."""
+    name = path.stem
+    code = compile(source, str(path), "exec", dont_inherit=True)
+    module = ModuleType(name)
+    module.__file__ = str(path)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None, origin=str(path))
+    sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        exec(code, module.__dict__)  # noqa: S102 - the source tsjit generated, not the file
     except BaseException:
-        del sys.modules[path.stem]
+        del sys.modules[name]
         raise
     return module
 
@@ -162,16 +187,17 @@ def load_module(source: str) -> ModuleType:
     tune_malloc()
     with _LOCK:
         if key not in _MODULES:
-            path = entry_path(source)
+            path = module_folder() / f"{module_name(source)}.py"
             write_entry(path, source)
             drop_damaged_numba_cache(path)
-            _MODULES[key] = import_entry(path)
+            _MODULES[key] = import_entry(path, source)
         return _MODULES[key]
 
 
 def drop_damaged_numba_cache(path: Path) -> bool:
     """Deletes numba's cached files for the module at `path` if one of them is damaged
-    (truncated, garbled: not a sequence of whole pickles); returns whether it did.
+    (truncated, garbled: not a sequence of whole pickles) or is not the user's private
+    file; returns whether it did.
 
     The pickles are only parsed (`pickletools.genops`), never run. numba writes its files
     atomically, so a file another process is writing is never seen half-written.
@@ -187,7 +213,9 @@ def drop_damaged_numba_cache(path: Path) -> bool:
 
 def _whole_pickles(file: Path) -> bool:
     try:
-        data = file.read_bytes()
+        data = read_private_file(file)
+        if data is None:
+            return False
         stream = io.BytesIO(data)
         while stream.tell() < len(data):  # an index file holds two pickles, a data file one
             for _ in pickletools.genops(stream):

@@ -11,10 +11,14 @@ up. So `compile_program` also remembers the text made for a program, under
   bytes), the function's name and the argument signature text.
 
 An entry is the program text (`lowering/run/program_text.py` format) under a first line that holds
-its SHA-256 (`sealed`); it is written atomically. An entry whose seal does not match (damaged,
-edited), that is not a program text, or whose modules fail to import, is ignored and made
-again by lowering. Programs with custom ops are not remembered: their text also depends on the
-user's shape functions, which the key does not cover.
+its SHA-256 (`sealed`); it is written atomically, as a 0600 file in a 0700 folder. The seal
+only detects damage (anyone can recompute it): what protects an entry is that it is read only
+from a `programs` folder that passed the ownership check of `lowering/run/cache_folder.py`,
+and only if it is the user's private file (judged on the descriptor it is read from);
+otherwise nothing is remembered or read (the check warns once). An entry whose seal does not
+match (damaged, edited), that is not a program text, or whose modules fail to import, is
+ignored and made again by lowering. Programs with custom ops are not remembered: their text
+also depends on the user's shape functions, which the key does not cover.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
+from lowering.run.cache_folder import checked_subfolder, read_private_file
 from lowering.run.jit import cache_dir, compile_function, source_hash, write_entry
 from lowering.run.program_text import ProgramTextError, split_program
 
@@ -99,9 +104,13 @@ def unsealed(data: str) -> str | None:
 
 
 def remembered(key: str) -> str | None:
-    """The program text remembered under `key`, or None (missing, damaged, not a program)."""
+    """The program text remembered under `key`, or None (missing, damaged, not a program, not
+    the user's private file, or a cache folder others can write)."""
+    if checked_subfolder(cache_dir(), "programs", create=False) is None:
+        return None
     try:
-        text = unsealed(program_path(key).read_text(encoding="utf-8"))
+        data = read_private_file(program_path(key))
+        text = None if data is None else unsealed(data.decode("utf-8"))
         if text is not None:
             split_program(text)  # checks each shared module's name against its content
         return text
@@ -110,9 +119,11 @@ def remembered(key: str) -> str | None:
 
 
 def remember(key: str, text: str) -> None:
-    """Remembers `text` under `key` (atomically); a cache that cannot be written is skipped."""
+    """Remembers `text` under `key` (atomically); a cache that cannot be written, or that
+    others can write, is skipped."""
     with contextlib.suppress(OSError):
-        write_entry(program_path(key), sealed(text))
+        if checked_subfolder(cache_dir(), "programs", create=True) is not None:
+            write_entry(program_path(key), sealed(text))
 
 
 def compile_program(
