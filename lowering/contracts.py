@@ -110,6 +110,13 @@ def stage_of(module: ModuleOp) -> str:
 
 
 STAGE_ORDER = ("torch", "torch-opt", "linalg", "memref", "loops")
+STAGE_MAKERS = {
+    "torch-opt": "torch-refine-types",
+    "linalg": "convert-torch-to-linalg",
+    "memref": "linalg-bufferize",
+    "loops": "convert-linalg-to-parallel-loops",
+}
+"""The pass whose output first has each stage's contract."""
 
 
 def require_stage(module: ModuleOp, user: str, needs: str) -> None:
@@ -120,6 +127,6 @@ def require_stage(module: ModuleOp, user: str, needs: str) -> None:
         return
     signature = '{signature="f32[?]"}' if found == "torch" else ""
     raise StageError(
-        f"{user}: needs IR of stage '{needs}', but this input is at stage '{found}'; get there "
-        f"with: xdsl-opt FILE -p 'tsjit-to-{needs}{signature}'"
+        f"{user}: needs IR of stage '{needs}' (made by {STAGE_MAKERS[needs]}), but this input is "
+        f"at stage '{found}'; get there with: xdsl-opt FILE -p 'tsjit-to-{needs}{signature}'"
     )

@@ -6,8 +6,8 @@
 // that gets there (without --verify-diagnostics: `xdsl-opt: error: ...`, no traceback;
 // tests/unit/test_pipeline_stages.py).
 // BUFFERIZE-NOT: Traceback
-// BUFFERIZE: linalg-bufferize: needs IR of stage 'linalg', but this input is at stage 'torch-opt'; get there with: xdsl-opt FILE -p 'tsjit-to-linalg'
-// LOOPS: convert-linalg-to-parallel-loops: needs IR of stage 'memref', but this input is at stage 'torch-opt'; get there with: xdsl-opt FILE -p 'tsjit-to-memref'
+// BUFFERIZE: linalg-bufferize: needs IR of stage 'linalg' (made by convert-torch-to-linalg), but this input is at stage 'torch-opt'; get there with: xdsl-opt FILE -p 'tsjit-to-linalg'
+// LOOPS: convert-linalg-to-parallel-loops: needs IR of stage 'memref' (made by linalg-bufferize), but this input is at stage 'torch-opt'; get there with: xdsl-opt FILE -p 'tsjit-to-memref'
 // BACK: tsjit-to-torch-opt: this input is already at stage 'linalg'
 func.func @f(%x: !torch.vtensor<[4],f32>) -> !torch.vtensor<[4],f32> {
   %y = torch.aten.tanh %x : !torch.vtensor<[4],f32> -> !torch.vtensor<[4],f32>

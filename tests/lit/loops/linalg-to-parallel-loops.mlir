@@ -245,7 +245,7 @@ func.func @control_flow(%c: i1, %x: memref<3xf32>, %y: memref<3xf32>) {
 
 // Ops on tensors are rejected, naming the pass, the stage it needs and the pipeline to it.
 
-// CHECK: convert-linalg-to-parallel-loops: needs IR of stage 'memref', but this input is at stage 'linalg'; get there with: xdsl-opt FILE -p 'tsjit-to-memref'
+// CHECK: convert-linalg-to-parallel-loops: needs IR of stage 'memref' (made by linalg-bufferize), but this input is at stage 'linalg'; get there with: xdsl-opt FILE -p 'tsjit-to-memref'
 func.func @tensors(%t: tensor<3xf32>) -> tensor<3xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%t : tensor<3xf32>) {
   ^bb0(%o: f32):
