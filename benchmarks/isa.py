@@ -6,14 +6,20 @@ CPU, so on an AVX-512 host the AVX2 comparison also tells them to use AVX2 kerne
 (`ATEN_CPU_CAPABILITY` for torch's own vector kernels and inductor's generated code,
 `MKL_ENABLE_INSTRUCTIONS` for torch.mm, `ONEDNN_MAX_CPU_ISA` for its convolutions,
 `OPENBLAS_CORETYPE` for numpy): the table then shows how each would run on an AVX2 machine.
+Inductor also gets a cache folder of its own per model (`TORCHINDUCTOR_CACHE_DIR`): its
+cache does not tell kernels built for AVX-512 from those for `ATEN_CPU_CAPABILITY=avx2`, and
+an AVX-512 kernel loaded for an AVX2 run gave wrong results (W2's max relative error 9.5).
 Every variable must be set before the libraries load, so `--cpu` runs the benchmarks again
 in a fresh process (`reexec_for_cpu`).
 """
 
 from __future__ import annotations
 
+import getpass
 import os
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 AVX2_LIBRARIES = {
@@ -22,7 +28,7 @@ AVX2_LIBRARIES = {
     "ONEDNN_MAX_CPU_ISA": "AVX2",
     "OPENBLAS_CORETYPE": "Haswell",
 }
-LIBRARY_VARIABLES = tuple(AVX2_LIBRARIES)
+LIBRARY_VARIABLES = (*AVX2_LIBRARIES, "TORCHINDUCTOR_CACHE_DIR")
 MARK = "TSJIT_BENCH_CPU"  # set in the re-executed process: the environment is in place
 
 
@@ -31,9 +37,13 @@ def library_environment(cpu: str) -> dict[str, str]:
     from lowering.machine import machine_model
 
     machine = machine_model(cpu)
-    if not machine.overridden or machine.vector_bits >= 512:
-        return {}  # the host's own ISA, or AVX-512 on an AVX-512 host: the libraries' default
-    return dict(AVX2_LIBRARIES)
+    if not machine.overridden:
+        return {}  # the host's own model: the libraries' defaults
+    folder = Path(tempfile.gettempdir()) / f"torchinductor_{getpass.getuser()}_{machine.cpu}"
+    inductor = {"TORCHINDUCTOR_CACHE_DIR": str(folder)}
+    if machine.vector_bits >= 512:
+        return inductor  # AVX-512 on an AVX-512 host: the libraries' own kernels
+    return dict(AVX2_LIBRARIES) | inductor
 
 
 def reexec_for_cpu(cpu: str | None, argv: list[str]) -> None:
