@@ -101,9 +101,11 @@ def test_sysfs_cache_sizes() -> None:
 
 
 def python(code: str, **environ: str) -> subprocess.CompletedProcess[str]:
+    """Runs `code` (a program's text, or the path of a `.py` file) in a fresh process."""
     env = os.environ | {"PYTHONPATH": str(ROOT)} | environ
+    command = [code] if code.endswith(".py") else ["-c", code]
     return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+        [sys.executable, *command], capture_output=True, text=True, env=env, timeout=300
     )
 
 
@@ -140,6 +142,46 @@ def test_an_override_after_numba_made_its_code_generator_is_an_error() -> None:
         "import numba\nnumba.njit(lambda x: x)\nimport lowering.machine", TSJIT_CPU="haswell"
     )
     assert run.returncode != 0 and "came too late" in run.stderr
+
+
+CACHED_PROGRAM_PROBE = """
+import json, sys
+import numpy as np
+import frontend
+from numba.core.dispatcher import Dispatcher
+
+def f(x, y):
+    return (x * 2.0 + y) * x
+
+program = frontend.script(f)
+x = np.linspace(-3, 3, 50000, dtype=np.float32)
+assert np.allclose(np.asarray(program(x, x)), (x * 2 + x) * x)
+asm = ""
+for name, module in list(sys.modules.items()):
+    if name.startswith("tsjit_"):
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher) and value.signatures:
+                asm += "\\n".join(value.inspect_asm().values())
+print(json.dumps(["zmm" in asm, "ymm" in asm]))
+"""
+
+
+def test_a_program_cached_for_one_model_is_not_loaded_for_another(tmp_path: Path) -> None:
+    """The same program in two processes sharing one cache, the host's model first: the
+    `haswell` process compiles its own code (no 512-bit register), it does not load the
+    host's (numba's cache index is keyed by the CPU name and features; program keys and
+    the library modules' text by the machine model)."""
+    runnable("haswell")
+    probe = tmp_path / "probe.py"  # frontend.script reads the function's source file
+    probe.write_text(CACHED_PROGRAM_PROBE)
+    registers = []
+    for cpu in ("host", "haswell"):
+        run = python(str(probe), TSJIT_CPU=cpu, TSJIT_CACHE_DIR=str(tmp_path / "cache"))
+        assert run.returncode == 0, run.stderr
+        registers.append(json.loads(run.stdout.splitlines()[-1]))
+    if MACHINE.vector_bits == 512:
+        assert registers[0][0]  # the probe sees the host's AVX-512 code
+    assert registers[1] == [False, True]
 
 
 HASWELL_SELECTION = (
