@@ -1,6 +1,11 @@
 """Runs the workloads against numpy, PyTorch eager and tsjit; prints a table, writes JSON.
 
-`python -m benchmarks [W1 W4 ...] [--json PATH] [--budget S] [--no-compile]`
+`python -m benchmarks [W1 W4 ...] [--cpu NAME] [--json PATH] [--budget S] [--no-compile]
+[--no-inductor]`
+
+`--cpu NAME` runs them under another machine model (`TSJIT_CPU=NAME`, e.g. `haswell` for
+AVX2 code on an AVX-512 host), with the libraries held to the same ISA (`benchmarks/isa.py`).
+`torch.compile` (inductor) is a column of its own where it runs (`benchmarks/inductor.py`).
 
 All implementations run in this one process with the same thread count (the number of
 cores): numba's pool, `torch.set_num_threads`, and OpenBLAS left as numpy sets it up. Each
@@ -25,11 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks import inductor
+from benchmarks.isa import machine_model_record, reexec_for_cpu
 from benchmarks.timing import format_time, measure
 from benchmarks.workloads import WORKLOADS, Workload
 
 PAUSE_S = 0.25
-DEFAULT_JSON = Path(__file__).parent / "results.json"
+RUNS = Path(__file__).parent / "runs"
 
 
 # ---- implementations ----
@@ -123,26 +130,31 @@ def run_impl(workload: Workload, name: str, make: Callable, inputs, expected, bu
     return entry
 
 
-def run_workload(workload: Workload, budget: float) -> dict[str, Any]:
+def run_workload(workload: Workload, budget: float, with_inductor: bool = True) -> dict[str, Any]:
     record: dict[str, Any] = {"name": workload.name, "description": workload.description}
     missing = missing_ops(workload)
     inputs = workload.make_inputs(np.random.default_rng(0))
     expected = workload.reference(*inputs)
     impls = {**IMPLEMENTATIONS, **EXTRA_IMPLEMENTATIONS.get(workload.name, {})}
+    if with_inductor:
+        impls[inductor.NAME] = inductor.inductor_impl
     results: dict[str, Any] = {}
     for name, make in impls.items():
         if name.startswith("tsjit") and missing:
             results[name] = {"status": f"skipped: op missing ({', '.join(missing)})"}
             continue
         results[name] = run_impl(workload, name, make, inputs, expected, budget)
+    if with_inductor:
+        inductor.report_failure(workload.name, results[inductor.NAME])
     record["results"] = results
     add_ratios(results)
     return record
 
 
 def add_ratios(results: dict[str, Any]) -> None:
-    """`vs_numpy` / `vs_torch`: median time over the baseline's median (lower is faster)."""
-    for baseline in ("numpy", "torch"):
+    """`vs_numpy` / `vs_torch` / `vs_torch.compile`: median time over the baseline's median
+    (lower is faster)."""
+    for baseline in ("numpy", "torch", inductor.NAME):
         base = results.get(baseline, {}).get("median_s")
         for entry in results.values():
             if base and entry.get("median_s"):
@@ -188,6 +200,7 @@ def machine() -> dict[str, Any]:
         "numba": numba.__version__,
         "load_average": os.getloadavg(),
         "commit": _commit(),
+        "machine_model": machine_model_record(),
         "malloc_tuning": os.environ.get("TSJIT_MALLOC_TUNING", "1") != "0",  # lowering/run/jit.py
     }
 
@@ -214,28 +227,30 @@ def _commit() -> str:
 def table(records: list[dict[str, Any]]) -> str:
     """A Markdown table: median per implementation and tsjit's ratios."""
     lines = [
-        "| workload | numpy | torch eager | tsjit | tsjit vs torch | tsjit vs numpy "
-        "| tsjit 1st call |",
-        "|---|---|---|---|---|---|---|",
+        "| workload | numpy | torch eager | torch.compile | tsjit | tsjit vs torch "
+        "| tsjit vs compile | tsjit vs numpy | tsjit 1st call |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for record in records:
         for impl, entry in record["results"].items():
             if not impl.startswith("tsjit"):
                 continue
             label = record["name"] + ("" if impl == "tsjit" else f" {impl[5:]}")
-            cells = [cell(record["results"].get(name, {})) for name in ("numpy", "torch")]
+            baselines = ("numpy", "torch", inductor.NAME)
+            cells = [cell(record["results"].get(name, {}), name) for name in baselines]
             cells.append(cell(entry))
-            cells += [ratio(entry, "vs_torch"), ratio(entry, "vs_numpy")]
+            cells += [ratio(entry, "vs_torch"), ratio(entry, f"vs_{inductor.NAME}")]
+            cells.append(ratio(entry, "vs_numpy"))
             first = entry.get("first_call_s")
             cells.append(format_time(first) if first is not None else "")
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def cell(entry: dict[str, Any]) -> str:
+def cell(entry: dict[str, Any], name: str = "") -> str:
     if "median_s" in entry:
         return format_time(entry["median_s"])
-    return entry.get("status", "")
+    return "" if name == inductor.NAME else entry.get("status", "")  # its failure is printed
 
 
 def ratio(entry: dict[str, Any], key: str) -> str:
@@ -259,7 +274,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     names = [w.name for w in WORKLOADS]
     parser.add_argument("workloads", nargs="*", metavar="W", help=f"a subset of {names}")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write results")
+    parser.add_argument(
+        "--json", type=Path, default=None, help="results file (default: runs/<date>-<cpu>.json)"
+    )
+    parser.add_argument("--cpu", default=None, help="a TSJIT_CPU machine model (e.g. haswell)")
+    parser.add_argument("--no-inductor", action="store_true", help="skip the torch.compile column")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds of samples per timing")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold-start runs")
     parser.add_argument(
@@ -272,15 +291,31 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def default_json(info: dict[str, Any]) -> Path:
+    """`runs/<date>-<machine model's cpu>.json`, with `-2`, `-3` ... for later runs."""
+    stem = f"{info['date'][:10]}-{info['machine_model']['cpu']}"
+    path, count = RUNS / f"{stem}.json", 1
+    while path.exists():
+        count += 1
+        path = RUNS / f"{stem}-{count}.json"
+    return path
+
+
 def main(argv: list[str] | None = None) -> None:
+    import sys
+
     args = parse_args(argv)
+    reexec_for_cpu(args.cpu, sys.argv[1:] if argv is None else argv)
     threads = configure_threads(args.threads)
     info = machine()
+    model = info["machine_model"]
     print(f"tsjit benchmarks, {info['date']}, {info['commit']}, {info['cpu']}, {threads}")
+    print(f"machine model {model['cpu']}, {model['vector_bits']}-bit vectors, ", end="")
+    print(f"load average {info['load_average']}")
     selected = [w for w in WORKLOADS if not args.workloads or w.name in args.workloads]
     records = []
     for workload in selected:
-        records.append(run_workload(workload, args.budget))
+        records.append(run_workload(workload, args.budget, not args.no_inductor))
         print("\n".join(table(records[-1:]).splitlines()[2:]), flush=True)
     report: dict[str, Any] = {"machine": info, "threads": threads, "workloads": records}
     if not args.no_compile:
@@ -293,5 +328,6 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print(compile_table(report["compile"]))
     info["load_average_end"] = os.getloadavg()
-    args.json.write_text(json.dumps(report, indent=2))
-    print(f"\nresults written to {args.json}")
+    path = args.json or default_json(info)
+    path.write_text(json.dumps(report, indent=2))
+    print(f"\nresults written to {path}")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 from xdsl.utils.target import Target
+
+if os.environ.get("TSJIT_CPU"):  # before any numba function is defined: numba's target CPU
+    import lowering.machine  # noqa: F401
 
 PASSES: dict[str, str] = {
     "torch-inline": "lowering.torch_opt.inline:TorchInlinePass",

@@ -23,9 +23,10 @@ A matmul inside `scf.for` / `scf.while` loops that do not write its right operan
 weights) gets that operand packed once, in front of the outermost such
 loop, into the column panels the kernels copy it to on every call (`func.call
 @tsjit.pack_nn_f32(%b, %packed)` / `pack_nt`, `%packed` a `memref<?xf32>` of k times n
-rounded up to `GEMM_COLS` elements), and runs `@tsjit.matmul_packed_f32(%a, %packed, %out)`
-inside. A loop writes an operand when it may write its storage: the allocation or global it
-views; function arguments may be one another's storage; anything else may be any.
+rounded up to the machine model's `tiles.gemm_cols` elements), and runs
+`@tsjit.matmul_packed_f32(%a, %packed, %out)` inside. A loop writes an operand when it may
+write its storage: the allocation or global it views; function arguments may be one
+another's storage; anything else may be any.
 
 Operands are cast to fully dynamic memref types, so one declaration per kernel and element
 type serves every shape: `func.func private @tsjit.matmul_nt_f32(memref<?x?xf32>,
@@ -242,9 +243,9 @@ def library_call(at: Operation, call: LibraryCall, where: InsertPoint) -> func.C
 def pack_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
     """`a @ b` (`a @ bt.T`) inside loops that do not write `b` (`bt`): its column panels are
     packed once in front of the outermost such loop (`pack_nn(b, packed)` / `pack_nt(bt,
-    packed)`, `packed` of k times n rounded up to `GEMM_COLS` elements), and the loop runs
-    `matmul_packed(a, packed, out)`; else `call` as it is."""
-    from lowering.python_target.gemm_tile import GEMM_COLS  # the package imports this module
+    packed)`, `packed` of k times n rounded up to the machine model's `tiles.gemm_cols`
+    elements), and the loop runs `matmul_packed(a, packed, out)`; else `call` as it is."""
+    from lowering.machine import MACHINE  # llvmlite's load, only for programs that pack
 
     a, b, *rest = call.buffers
     loop = outermost_invariant_loop(op, b)
@@ -260,7 +261,7 @@ def pack_invariant_operand(op: GenericOp, call: LibraryCall) -> LibraryCall:
         Rewriter.insert_op([index, dim_op], before)
         sizes.append(dim_op.result)
     k_size, n = sizes if call.kernel == "matmul_nn" else sizes[::-1]
-    cols = arith.ConstantOp(IntegerAttr(GEMM_COLS, IndexType()))
+    cols = arith.ConstantOp(IntegerAttr(MACHINE.tiles.gemm_cols, IndexType()))
     panels = arith.CeilDivSIOp(n, cols.result)
     width = arith.MuliOp(panels.result, cols.result)
     size = arith.MuliOp(width.result, k_size)

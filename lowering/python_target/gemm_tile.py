@@ -14,20 +14,22 @@ output channels), `COLUMN_BIAS` (B along the columns: a linear layer's outputs),
 (`x if x > 0 or x is NaN else 0`, as the loops compute `arith.maximumf(x, 0)`). Without
 `ACCUMULATE`, D is only written: the kernels need no pass that fills it first. The flags are
 run-time values tested once per tile, after the k loop. The sum runs in ROWS x COLS / lanes vector
-registers of 64 bytes (8 x 3 zmm of 16 floats for the matmul tile): per k, the vector loads of
-V and ROWS broadcasts of S feed ROWS * COLS / lanes fused multiply-adds, which keeps both FMA
-units busy (BLIS's outer-product micro-kernel). The LLVM loop vectorizer cannot produce this
+registers of the machine model's width (`lowering/machine.py`: 8 x 3 zmm of 16 floats for the
+matmul tile on AVX-512, 6 x 2 ymm of 8 floats on AVX2): per k, the vector loads of V and ROWS
+broadcasts of S feed ROWS * COLS / lanes fused multiply-adds, which keeps both FMA units busy
+(BLIS's outer-product micro-kernel). The LLVM loop vectorizer cannot produce this
 from Python loops: it only vectorizes innermost loops, and numba turns the SLP vectorizer off.
-So the loop is written here directly as LLVM IR with `<16 x float>` operations.
+So the loop is written here directly as LLVM IR with vector operations (`<16 x float>` on
+AVX-512).
 
 `koff` holds the offset of each k's row of V (in elements): `k * ld` for a matrix, the offset
 of the input pixel `(c, u, v)` for a convolution. Rows of S past `rows` repeat its last row;
 columns of V and D past `cols` are masked off (never read or written).
 
 LLVM splits 512-bit vectors in two on CPUs it tunes for 256 bits (Intel server cores), unless
-the function asks for them: the intrinsic marks the function it is inlined into with
-`"min-legal-vector-width"="512"` and `"prefer-vector-width"="512"`. On CPUs without AVX-512
-the vectors are split into the widest registers the CPU has (correct, slower).
+the function asks for them: the intrinsic marks the function it is inlined into with the
+model's `"min-legal-vector-width"` and `"prefer-vector-width"`. The tile shapes and the vector
+width come from the machine model only: no test of a CPU feature here.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from lowering.machine import MACHINE
 from lowering.python_target.wide_vectors import mark_wide
 
-VECTOR_BYTES = 64
+VECTOR_BYTES = MACHINE.vector_bytes
+TILES = MACHINE.tiles
 
 I1 = ir.IntType(1)
 I32 = ir.IntType(32)
@@ -158,7 +162,7 @@ def tile_intrinsic(tile_rows: int, tile_cols: int, compressed: bool = False):  #
     return tile
 
 
-ACCUMULATORS = 24
+ACCUMULATORS = TILES.accumulators
 
 
 def int64_indices(context, builder, arg_types, args):  # type: ignore[no-untyped-def]
@@ -286,16 +290,17 @@ class _Stores:
         self.store(builder.load(total), pointer)
 
 
-GEMM_ROWS, GEMM_COLS, NARROW_COLS = 8, 48, 32
+GEMM_ROWS, GEMM_COLS, NARROW_COLS = TILES.gemm_rows, TILES.gemm_cols, TILES.narrow_cols
 gemm_tile = tile_intrinsic(GEMM_ROWS, GEMM_COLS)
-"""The matmul tile: 8 x 3 zmm sums of float32 (measured best of 4..14 rows x 32..96 columns
-on W4's [256, 1024] x [1024, 1024]: 3.5 ms, torch 3.65 ms, 1 thread)."""
+"""The matmul tile (`Machine.tiles`): on AVX-512 8 x 3 zmm sums of float32 (measured best of
+4..14 rows x 32..96 columns on W4's [256, 1024] x [1024, 1024]: 3.5 ms, torch 3.65 ms, 1
+thread)."""
 narrow_tile = tile_intrinsic(GEMM_ROWS, NARROW_COLS)
-"""The matmul tile of panels of NARROW_COLS columns (a matrix of 256 columns is 8 of them, 16
-columns fewer than 6 of GEMM_COLS: W5's [64, 256] x [256, 256] 2 threads 37 -> 32 us), and of
-every tile with fewer rows or columns than the full one (masked)."""
+"""The matmul tile of panels of NARROW_COLS columns (on AVX-512 a matrix of 256 columns is 8
+of 32, 16 columns fewer than 6 of 48: W5's [64, 256] x [256, 256] 2 threads 37 -> 32 us), and
+of every tile with fewer rows or columns than the full one (masked)."""
 
-CONV_ROWS, CONV_COLS = 8, 32
+CONV_ROWS, CONV_COLS = TILES.conv_rows, TILES.conv_cols
 conv_tile = tile_intrinsic(CONV_ROWS, CONV_COLS)
 conv_rows_tile = tile_intrinsic(CONV_ROWS, CONV_COLS, compressed=True)
 """The convolution tile over several output rows at once (`compressed`: the columns past each
@@ -306,10 +311,10 @@ output row's end are computed and dropped)."""
 @intrinsic
 def transpose_block(typingctx, src, s_at, s_ld, dst, d_at, d_ld, rows, cols):  # type: ignore[no-untyped-def]  # noqa: ARG001
     """dst[d_at + c * d_ld + r] = src[s_at + r * s_ld + c] for c < cols, and for all r < lanes
-    (64 bytes of elements): rows r >= rows are stored as zeros; src rows are contiguous.
+    (VECTOR_BYTES of elements): rows r >= rows are stored as zeros; src rows are contiguous.
 
-    Sixteen (float32) vector loads, a transpose in four stages of two-source shuffles
-    (`vpermt2ps`), and `cols` vector stores: about 0.3 cycles per element where a scalar
+    `lanes` vector loads, a transpose in log2(lanes) stages of two-source shuffles
+    (`vpermt2ps` on AVX-512), and `cols` vector stores: about 0.3 cycles per element where a scalar
     loop takes several (packing a transposed operand for `gemm_tile`).
     """
     if not isinstance(src, types.Array) or not isinstance(dst, types.Array):

@@ -6,7 +6,9 @@ kernel's source (once per module) in a parallel and a serial variant, like every
 with parallel loops, and as a row-range `nogil` function with a Python dispatcher.
 
 The core is a tile of the result in vector registers, written as LLVM IR
-(`lowering/python_target/gemm_tile.py`: `gemm_tile` 8 x 48, `conv_tile` 8 x 32). Around it:
+(`lowering/python_target/gemm_tile.py`; its shapes and the vector width are the machine
+model's, `lowering/machine.py`: on AVX-512 `gemm_tile` 8 x 48, `conv_tile` 8 x 32, on AVX2
+6 x 16 and 6 x 16). Around it:
 - **matmul** `c += a @ b` (`matmul_nn`) or `c += a @ bt.T` (`matmul_nt`): the columns of `c`
   are split in panels of `GEMM_COLS` or `NARROW_COLS` (`tsjit_panel_width`: whichever pads
   fewer columns); each chunk of panels copies its columns of `b` (rows of `bt`) into one
@@ -34,6 +36,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from lowering.machine import MACHINE
 from lowering.python_target.matmul_pair_kernels import MATMUL_PAIR, MATMUL_PAIR_ROWS
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
@@ -68,7 +71,7 @@ def tsjit_panel_blocks(packed, k_size, n):
 # A packed right operand of at most this many bytes is read whole by every thread: the
 # parallel packed kernels then split the rows of `a` (of `c`), not the columns (see
 # tsjit_work_split).
-ROW_SPLIT_BYTES = 1 << 20
+ROW_SPLIT_BYTES = {row_split_bytes}
 ROW_SPLIT_STRIPS = 8
 
 
@@ -113,7 +116,7 @@ def tsjit_pack_panels(b, transposed, lo, hi, panels):
                 for q in range(width, size):
                     target[q] = 0
         return
-    lanes, ld = 64 // b.itemsize, b.strides[0] // b.itemsize
+    lanes, ld = {vector_bytes} // b.itemsize, b.strides[0] // b.itemsize
     for p in range(lo, hi):
         j = p * size
         width = min(size, n - j)
@@ -524,11 +527,23 @@ def module_sources(name: str, kind: str) -> list[str]:
 
 
 def tile_source_stamp() -> str:
-    """A hash of `gemm_tile.py`: numba's cache of a library module checks only the module's
-    own text, so the text names the intrinsics' version (a changed tile is a new module)."""
+    """A hash of `gemm_tile.py` and of the machine model (`MACHINE.key`): numba's cache of a
+    library module checks only the module's own text, so the text names the intrinsics'
+    version and the machine their tiles are shaped for (a changed tile, or another
+    `TSJIT_CPU`, is a new module)."""
     source = (Path(__file__).parent / "gemm_tile.py").read_bytes()
-    return hashlib.sha256(source).hexdigest()[:16]
+    return hashlib.sha256(source + MACHINE.key.encode()).hexdigest()[:16]
 
 
-LIBRARY_HELPERS = f"# gemm_tile.py {tile_source_stamp()}\n" + GEMM_HELPERS
-"""The numba functions the kernels call, emitted once in front of them."""
+def power_of_two_text(value: int) -> str:
+    """`1 << n` for a power of two n, else the number."""
+    if value > 0 and value & (value - 1) == 0:
+        return f"1 << {value.bit_length() - 1}"
+    return str(value)
+
+
+LIBRARY_HELPERS = f"# gemm_tile.py {tile_source_stamp()}\n" + GEMM_HELPERS.format(
+    row_split_bytes=power_of_two_text(MACHINE.row_split_bytes), vector_bytes=MACHINE.vector_bytes
+)
+"""The numba functions the kernels call, emitted once in front of them (the machine model's
+vector width and cache size filled in)."""

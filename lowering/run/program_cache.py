@@ -7,6 +7,8 @@ up. So `compile_program` also remembers the text made for a program, under
 `<cache_dir>/programs/<key>.py`, where the key is the SHA-256 of
 - the compiler's fingerprint (`compiler_fingerprint`: the source of every file of `lowering/`
   and `dialects/`, and the xDSL and numba versions), so any compiler change makes new keys;
+- the machine model (`lowering/machine.py`, `MACHINE.key`), so a program made for one ISA
+  (`TSJIT_CPU=haswell`) is never loaded for another;
 - the program: its torch-stage IR text (`ir_text`: large literal tensors by the digest of their
   bytes), the function's name and the argument signature text.
 
@@ -35,6 +37,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
+from lowering.machine import MACHINE
 from lowering.run.cache_folder import checked_subfolder, read_private_file
 from lowering.run.jit import cache_dir, compile_function, source_hash, write_entry
 from lowering.run.program_text import ProgramTextError, split_program
@@ -85,7 +88,7 @@ def ir_text(module: ModuleOp) -> str:
 
 def program_key(*parts: str) -> str:
     """The key of the program described by `parts` under the current compiler."""
-    return source_hash("\0".join([compiler_fingerprint(), *parts]))[:40]
+    return source_hash("\0".join([compiler_fingerprint(), MACHINE.key, *parts]))[:40]
 
 
 def program_path(key: str) -> Path:

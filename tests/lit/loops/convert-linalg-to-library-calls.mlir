@@ -83,13 +83,13 @@ func.func @conv2d$strided(%x: memref<?x3x?x?xf64>, %w: memref<8x3x3x3xf64>, %out
 }
 
 // An nn matmul in a loop that does not write its right operand (an RNN's weights): the
-// operand is packed once, in front of the loop, into column panels of 48 (GEMM_COLS) columns,
-// and the loop runs the packed kernel. (The loop writes only its own allocations, as lowered
+// operand is packed once, in front of the loop, into column panels of the machine model's
+// `tiles.gemm_cols` columns (48 with AVX-512, 16 with AVX2), and the loop runs the packed kernel. (The loop writes only its own allocations, as lowered
 // programs do.)
 // CHECK-LABEL: func.func @rnn$invariant_weights
 // CHECK:         %[[K:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
 // CHECK:         %[[N:.*]] = memref.dim %w, %{{.*}} : memref<?x?xf32>
-// CHECK-NEXT:    %[[COLS:.*]] = arith.constant 48 : index
+// CHECK-NEXT:    %[[COLS:.*]] = arith.constant {{48|16}} : index
 // CHECK-NEXT:    %[[PANELS:.*]] = arith.ceildivsi %[[N]], %[[COLS]] : index
 // CHECK-NEXT:    %[[WIDTH:.*]] = arith.muli %[[PANELS]], %[[COLS]] : index
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[WIDTH]], %[[K]] : index
