@@ -131,3 +131,46 @@ def test_a_forked_child_keeps_the_setting_and_runs_compiled_code(setting) -> Non
     _, status = os.waitpid(pid, 0)
     assert os.read(read, 1) == bytes([0])
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def shifted(x):
+    return x - 3.0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_forked_child_never_waits_for_a_lock_another_thread_held() -> None:
+    from lowering.run import jit
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:  # another thread in the middle of loading a module
+        with jit._LOCK:
+            held.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait()
+    read, write = os.pipe()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the child loads a module of its own; killed if it waits for 60 s
+            code = 1
+            try:
+                import signal
+
+                signal.alarm(60)
+                x = np.arange(3, dtype=np.float32)
+                code = 0 if np.array_equal(frontend.script(shifted)(x), x - 3.0) else 1
+            finally:
+                os.write(write, bytes([code]))
+                os._exit(code)
+    finally:
+        release.set()
+        holder.join()
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    assert os.read(read, 1) == bytes([0])
+    assert os.waitstatus_to_exitcode(status) == 0
