@@ -9,10 +9,16 @@ engine and cluster it reports
 - the per-worker compile time: unpickling the program and its first call, in each worker (the
   1-worker cluster starts with an empty cache folder: a cold compile; the 2-worker cluster
   shares that folder, as two workers of one machine do: a load from the disk cache);
+- per task, the CPU seconds of its call (its thread's) and their wall seconds: on a host whose
+  cores other processes also use, wall exceeds CPU, and `compute_share_of_map` (the tasks' CPU
+  over the map's wall times the workers) shows how much of the workers' time was compute;
 - the bytes shipped: the pickled program (once per worker: it is scattered with
-  `broadcast=True`) and per task the pickled batch in and the pickled result out.
+  `broadcast=True`) and per task the pickled batch in and the pickled result out. The batches
+  are scattered over the workers before the timed maps (as data Dask loads itself is), so the
+  maps time the tasks, their scheduling and the results' way back.
 Workers get one thread each for both engines (Dask's nanny sets `OMP_NUM_THREADS=1`, which
-PyTorch and tsjit follow). Writes `benchmarks/runs/<date>-cluster-dask-mnist-encoder.json`.
+PyTorch and tsjit follow). Writes
+`benchmarks/runs/<date>-<HHMM>-cluster-dask-1thread-workers.json` (UTC start time).
 """
 
 from __future__ import annotations
@@ -40,14 +46,18 @@ SAMPLES, BATCH, TOKENS = 8192, 64, 16
 # ---- what runs in the workers ----
 
 
-def infer(batch: tuple[np.ndarray, ...], program: Any) -> np.ndarray:
-    """One task: the program (tsjit) or the module (PyTorch eager) on one batch."""
+def infer(batch: tuple[np.ndarray, ...], program: Any) -> tuple[np.ndarray, float, float]:
+    """One task: the program (tsjit) or the module (PyTorch eager) on one batch; its result,
+    and the CPU seconds of the task's thread and the wall seconds the call took."""
     import torch
 
+    cpu, wall = time.thread_time(), time.perf_counter()
     if isinstance(program, torch.nn.Module):
         with torch.inference_mode():
-            return program(*map(torch.from_numpy, batch)).numpy()
-    return program(*batch)
+            result = program(*map(torch.from_numpy, batch)).numpy()
+    else:
+        result = program(*batch)
+    return result, time.thread_time() - cpu, time.perf_counter() - wall
 
 
 def first_use(pickled: bytes, batch: tuple[np.ndarray, ...]) -> dict[str, Any]:
@@ -114,14 +124,21 @@ def measure_engine(client: Any, program: Any, batches: list[Any], repeats: int) 
         [client.submit(first_use, pickled, batches[0], workers=[w], pure=False) for w in workers]
     )
     handle = client.scatter(program, broadcast=True, hash=False)
-    seconds = []
+    inputs = client.scatter(batches, hash=False)  # spread over the workers, as loaded data is
+    seconds, tasks = [], []
     for _ in range(repeats):
         start = time.perf_counter()
-        results = client.gather(client.map(infer, batches, program=handle, pure=False))
+        tasks = client.gather(client.map(infer, inputs, program=handle, pure=False))
         seconds.append(time.perf_counter() - start)
+    client.cancel([handle, *inputs])
+    results = [result for result, _, _ in tasks]
+    cpu = sum(c for _, c, _ in tasks)  # the last map's compute, in CPU seconds of the tasks
     return {
         "samples_per_s": sum(len(b[0]) for b in batches) / statistics.median(seconds),
         "map_s": seconds,
+        "task_cpu_s_median": statistics.median(c for _, c, _ in tasks),
+        "task_wall_s_median": statistics.median(w for _, _, w in tasks),
+        "compute_share_of_map": cpu / (seconds[-1] * len(client.scheduler_info()["workers"])),
         "per_worker_first_use": first,
         "program_bytes_once_per_worker": len(pickled),
         "task_bytes_in": len(pickle.dumps(batches[0])),
@@ -207,6 +224,7 @@ def main() -> None:
     sys.path.insert(0, str(MODELS_DIR))  # workers start with this path: they unpickle torch's
 
     load_before = os.getloadavg()
+    started = datetime.datetime.now(datetime.UTC)
     runs: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tsjit-cluster-cache-") as cache:
         for workers in args.workers:
@@ -233,8 +251,8 @@ def main() -> None:
         "speedup_2_over_1_workers": speedups(runs),
         "compile_cache": "1-worker cluster: empty cache folder (cold); later clusters share it",
     }
-    date = datetime.date.today().isoformat()
-    out = args.out or ROOT / "benchmarks" / "runs" / f"{date}-cluster-dask-mnist-encoder.json"
+    name = f"{started:%Y-%m-%d-%H%M}-cluster-dask-1thread-workers.json"
+    out = args.out or ROOT / "benchmarks" / "runs" / name
     out.write_text(json.dumps(record, indent=1) + "\n")
     print(json.dumps(record["speedup_2_over_1_workers"], indent=1))
     print(f"wrote {out}")
