@@ -15,9 +15,10 @@ from frontend.freeze import freeze
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule, export, ignore
 from frontend.script.modules import is_module
-from frontend.serialization import load, save
+from frontend.serialization import dumps, load, loads, save
 from frontend.torch_interop import compile_backend, from_torch_export
 from lowering.pipeline import Stage
+from lowering.run.threads import get_num_threads, set_num_threads
 
 
 def script(obj: Any, backend: str = "compiled") -> Any:
@@ -67,8 +68,12 @@ __all__ = [
     "Library",
     "freeze",
     "LoadError",
+    "dumps",
+    "get_num_threads",
     "load",
+    "loads",
     "save",
+    "set_num_threads",
     "TraceError",
     "TracedFunction",
     "TracedModule",

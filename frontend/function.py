@@ -25,6 +25,7 @@ from frontend.run.shape_guard import ShapeGuard, exact_signature_text
 from frontend.script.calls import CompiledFunction
 from frontend.trace.calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering.pipeline import PipelineError, Stage, lower
+from lowering.run.threads import use_thread_setting
 from lowering.signature import format_signature, parse_signature
 
 Signature = tuple[Attribute, ...]
@@ -115,6 +116,7 @@ class ScriptFunction(CompiledFunction):
             recorded = record_compiled_call(self, args)
             if recorded is not NOT_RECORDED:
                 return recorded
+        use_thread_setting()  # numba's thread count in this thread: frontend.set_num_threads
         if not kwargs and self._is_plain_compiled():
             result = self._fast_calls.call(args)
             if result is not MISS:
@@ -219,6 +221,13 @@ class ScriptFunction(CompiledFunction):
         from frontend.serialization import save
 
         save(self, path)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles by value: the bytes `save` writes (torch IR, weights, manifest), never Python
+        code; unpickling checks them as `frontend.load` does and gives what it gives."""
+        from frontend.serialization import pickled
+
+        return pickled(self)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"

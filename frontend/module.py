@@ -94,6 +94,14 @@ class ScriptMethod:
             )
         return self.function(*self.parameter_values(), *args)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        import pickle
+
+        raise pickle.PicklingError(
+            f"cannot pickle the method {self.function.name} alone: pickle the module it belongs "
+            "to (a scripted, traced or loaded module pickles by value) and call the method there"
+        )
+
     def __repr__(self) -> str:
         return f"<tsjit.ScriptMethod {self.function.name}>"
 
@@ -142,6 +150,14 @@ class ScriptModule:
         from frontend.serialization import save
 
         save(self, path)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles by value: what `save` writes (the methods' torch IR, the weights' current
+        values), never the original module or its class; unpickling gives what
+        `frontend.load` gives."""
+        from frontend.serialization import pickled
+
+        return pickled(self)
 
     # ---- attributes read through to the original ----
 

@@ -13,16 +13,22 @@ are read into arrays of the dtype and shape the manifest declares. Anything wron
 truncated, a changed byte, a missing or extra file, another format version, an unknown custom
 op, IR that does not parse, verify or pass the allow-list, a size over the budget) raises
 `LoadError` saying what.
+
+`dumps(obj)` / `loads(data)` are the same in memory. Programs pickle by value through them
+(`pickled`): `pickle.dumps(scripted)` holds a call of `unpickle` on the archive's bytes, so a
+worker process of Dask or Ray unpickles it without the user's source and checks it exactly as
+`load` checks a file; the unpickled program compiles in its process on first use.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -39,6 +45,7 @@ from frontend.script.modules import resolve_path, tensor_array
 
 FORMAT = "tsjit"
 VERSION = 1
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # every member's date: the bytes depend on the program only
 
 
 # ---- save ----
@@ -46,6 +53,19 @@ VERSION = 1
 
 def save(obj: Any, path: str | Path) -> None:
     """Write a ScriptModule, ScriptFunction, traced function or loaded program to `path`."""
+    _write(obj, path)
+
+
+def dumps(obj: Any) -> bytes:
+    """What `save(obj, path)` would write to the file, as bytes (`loads` reads them)."""
+    buffer = io.BytesIO()
+    _write(obj, buffer)
+    return buffer.getvalue()
+
+
+def _write(obj: Any, target: str | Path | BinaryIO) -> None:
+    """The archive of `obj` into `target` (a path or a binary file). Its members carry a fixed
+    date, so one program always gives the same bytes."""
     methods, weights_of, kind, name = _describe(obj)
     files: dict[str, bytes] = {}
     manifest: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": kind, "name": name}
@@ -79,10 +99,10 @@ def save(obj: Any, path: str | Path) -> None:
         {op.name for f, _ in methods.values() for op in f.module.walk() if _is_custom(op.name)}
     )
     manifest["sha256"] = {n: hashlib.sha256(data).hexdigest() for n, data in files.items()}
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("manifest.json", json.dumps(manifest, indent=1, sort_keys=True))
-        for member, data in files.items():
-            archive.writestr(member, data)
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        members = {"manifest.json": json.dumps(manifest, indent=1, sort_keys=True), **files}
+        for member, data in members.items():
+            archive.writestr(zipfile.ZipInfo(member, ZIP_DATE), data, zipfile.ZIP_DEFLATED)
 
 
 def _describe(obj: Any) -> tuple[dict[str, tuple[ScriptFunction, list[str]]], Any, str, str]:
@@ -219,6 +239,10 @@ class LoadedProgram:
     def save(self, path: str | Path) -> None:
         save(self, path)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles by value, as the bytes `save` writes (see `pickled`)."""
+        return pickled(self)
+
     def __repr__(self) -> str:
         return f"<tsjit.LoadedProgram {self.name} ({', '.join(self.methods)})>"
 
@@ -254,6 +278,61 @@ def load(path: str | Path, *, max_bytes: int | None = None) -> LoadedProgram:
         raise LoadError(f"{path}: cannot read the archive: {err}") from None
     except Exception as err:  # a damaged archive can fail inside zipfile/zlib/numpy/xDSL
         raise LoadError(f"{path}: damaged file: {type(err).__name__}: {err}") from None
+
+
+def loads(data: bytes) -> LoadedProgram:
+    """Read a program from the bytes `dumps` (or a file `save` wrote) holds; `LoadError` as
+    `load` if they are not exactly that."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise TypeError(f"loads() takes bytes, got {type(data).__name__}")
+    return load(_InMemory(bytes(data)))  # type: ignore[arg-type]
+
+
+class _InMemory(io.BytesIO):
+    """An archive held in memory, named so in `load`'s errors."""
+
+    def __str__(self) -> str:
+        return "the in-memory program"
+
+
+# ---- pickling ----
+
+UNPICKLED_KEPT = 8
+"""How many unpickled programs a process keeps, by the SHA-256 of their bytes: a task that
+unpickles a program the process has seen gets the same object, compiled already, so a model
+sent with each of many tasks compiles once per process (and once per machine, from the disk
+cache)."""
+
+_UNPICKLED: dict[str, LoadedProgram] = {}
+
+
+def pickled(obj: Any) -> tuple[Any, tuple[bytes]]:
+    """`obj.__reduce__()` for scripted, traced, frozen and loaded programs: they pickle by
+    value, as the bytes `save` writes (torch IR, weights, manifest: never Python code or a
+    reference to the user's source). Custom ops travel by name: the unpickling process must
+    have registered them. Programs `save` refuses raise `pickle.PicklingError`."""
+    import pickle
+
+    try:
+        data = dumps(obj)
+    except TypeError as err:
+        raise pickle.PicklingError(f"cannot pickle {obj!r}: {err}") from err
+    return unpickle, (data,)
+
+
+def unpickle(data: bytes) -> LoadedProgram:
+    """What `pickle.loads` calls for a pickled program: `loads(data)` (checked as `load`
+    checks a file, `LoadError` if anything differs), or the program this process unpickled
+    from the same bytes before."""
+    key = hashlib.sha256(data).hexdigest()
+    program = _UNPICKLED.get(key)
+    if program is None:
+        program = loads(data)
+        _UNPICKLED[key] = program
+        while len(_UNPICKLED) > UNPICKLED_KEPT:  # the oldest goes first
+            with contextlib.suppress(KeyError, StopIteration, RuntimeError):
+                del _UNPICKLED[next(iter(_UNPICKLED))]
+    return program
 
 
 def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:

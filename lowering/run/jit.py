@@ -180,6 +180,19 @@ def tune_malloc() -> bool:
     return all(mallopt(param, value) == 1 for param, value in MALLOC_SETTINGS)
 
 
+def _reset_after_fork() -> None:
+    """A forked child has only the forking thread: locks another thread held are made anew,
+    and a heap frozen by another thread's compile window is unfrozen."""
+    global _LOCK, _GC_LOCK, _WINDOWS, _FROZE
+    _LOCK, _GC_LOCK = threading.Lock(), threading.Lock()
+    if _WINDOWS and _FROZE:
+        gc.unfreeze()
+    _WINDOWS, _FROZE = 0, False
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
+
+
 def load_module(source: str) -> ModuleType:
     """The module that `source` defines, written to the cache and imported once per process
     (the first one tunes malloc, see `tune_malloc`)."""

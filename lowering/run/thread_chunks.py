@@ -17,8 +17,9 @@ out, so the locks keep the protocol right and the flags only keep the threads aw
 workers are daemon threads (they never keep the process alive) and are made again in a child
 after `fork`.
 
-The number of threads is numba's (`numba.set_num_threads`, `NUMBA_NUM_THREADS`), so one
-setting governs both kinds of parallel code; the chunks run while the caller waits, so they
+The number of threads is numba's in the calling thread, made to follow tsjit's setting
+(`lowering/run/threads.py`: `frontend.set_num_threads`, else the environment's), so one setting
+governs both kinds of parallel code; the chunks run while the caller waits, so they
 never overlap numba's own pool. One call uses the workers at a time: a call made while
 another thread's call holds them runs all its chunks itself (right, only not in parallel).
 """
@@ -34,6 +35,7 @@ import numba
 import numpy as np
 
 from lowering.run.spin_wait import raise_then_wait, spins_per_second, wait_for
+from lowering.run.threads import use_thread_setting
 
 CHUNK_GRAIN = 131072
 """Dispatchers run in chunks only from this many array elements: a hand-off to a spinning
@@ -135,6 +137,7 @@ def _workers(count: int) -> list[Worker]:
 def run_in_chunks(kernel: Callable[..., Any], lo: int, hi: int, args: tuple[Any, ...]) -> None:
     """`kernel(lo, hi, *args)`, split into one contiguous chunk of `[lo, hi)` per thread (the
     calling thread runs the first). Errors of any chunk are raised here."""
+    use_thread_setting()
     count = min(numba.get_num_threads(), hi - lo)
     if count <= 1 or not _BUSY.acquire(blocking=False):
         kernel(lo, hi, *args)
