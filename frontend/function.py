@@ -11,6 +11,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
+from frontend.run.archive_format import archive_format
 from frontend.run.arguments import (
     Argument,
     caller_kind,
@@ -218,16 +219,12 @@ class ScriptFunction(CompiledFunction):
 
     def save(self, path: Any) -> None:
         """Write the program to one file (`frontend.load` reads it back, without the source)."""
-        from frontend.serialization import save
-
-        save(self, path)
+        archive_format().save(self, path)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickles by value: the bytes `save` writes (torch IR, weights, manifest), never Python
         code; unpickling checks them as `frontend.load` does and gives what it gives."""
-        from frontend.serialization import pickled
-
-        return pickled(self)
+        return archive_format().pickled(self)
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptFunction {self.name}>"

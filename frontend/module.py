@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from frontend.function import ScriptFunction, bind_keywords
+from frontend.run.archive_format import archive_format
 from frontend.script.modules import is_base_forward, is_module, resolve_path, tensor_array
 
 
@@ -147,17 +148,13 @@ class ScriptModule:
 
     def save(self, path: Any) -> None:
         """Write the compiled methods and their weights to one file (`frontend.load` reads it)."""
-        from frontend.serialization import save
-
-        save(self, path)
+        archive_format().save(self, path)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickles by value: what `save` writes (the methods' torch IR, the weights' current
         values), never the original module or its class; unpickling gives what
         `frontend.load` gives."""
-        from frontend.serialization import pickled
-
-        return pickled(self)
+        return archive_format().pickled(self)
 
     # ---- attributes read through to the original ----
 

@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import io
 import json
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -39,6 +40,7 @@ from frontend.errors import LoadError
 from frontend.function import ScriptFunction
 from frontend.load_verifier import load_context, verify_loaded
 from frontend.module import ScriptMethod, ScriptModule
+from frontend.run.archive_format import register_archive_format
 from frontend.saved_archive import WEIGHT_DTYPES, SavedArchive, budget_limit, element_count
 from frontend.script.control import NONE_ITEM, DictShape, ListShape
 from frontend.script.modules import resolve_path, tensor_array
@@ -456,3 +458,6 @@ def _text(data: dict[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise LoadError(f"manifest: `{key}` is missing or not a string")
     return value
+
+
+register_archive_format(sys.modules[__name__])  # type: ignore[arg-type]  (run/archive_format.py)

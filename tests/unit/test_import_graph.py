@@ -11,6 +11,7 @@ level or inside a function: a deferred import is still a dependency.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,7 @@ def absolute(name: str, is_package: bool, module: str | None, level: int) -> str
     return ".".join(parts[:keep] + ([module] if module else []))
 
 
+@cache
 def import_graph() -> dict[str, set[str]]:
     modules = source_modules()
     return {name: imported(name, path, modules) for name, path in modules.items()}
