@@ -1,0 +1,246 @@
+"""ATen and prims operators tsjit has under another name, or as a composition of its ops.
+
+`torch.ops.aten._unsafe_view` is `torch.aten.view`; `torch.ops.aten.convolution` is one of the
+convolutions by its rank and `transposed`; `torch.ops.prims.convert_element_type` is `to`.
+`OP_ALIASES` names the registry ops (same arguments, in order); `COMPOSITIONS` holds Python
+functions written with `frontend.torch` ops, with the ATen schema's parameter names: a script
+runs them as a callee (`frontend/ir/resolve.py` `frontend_twin`), a trace records the ops they
+call. Keys are `namespace::name` (every overload) or `namespace::name.overload`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import frontend.torch as _torch
+from dialects.torch.op_base import TorchOp
+from dialects.torch.registry import BY_NAME
+from frontend.torch.tensor import Tensor
+
+_ELEMENTWISE_PRIMS = {
+    "add": "add.Tensor", "sub": "sub.Tensor", "mul": "mul.Tensor", "neg": "neg", "abs": "abs",
+    "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh", "sqrt": "sqrt",
+    "rsqrt": "rsqrt", "floor": "floor", "ceil": "ceil", "maximum": "maximum",
+    "minimum": "minimum", "eq": "eq.Tensor", "ne": "ne.Tensor", "lt": "lt.Tensor",
+    "le": "le.Tensor", "gt": "gt.Tensor", "ge": "ge.Tensor", "where": "where.self",
+}  # fmt: skip
+"""prims elementwise ops and the ATen overload computing the same for their (same-shape,
+same-dtype) operands; `prims.div` truncates integers and is not here."""
+
+OP_ALIASES: dict[str, tuple[str, ...]] = {
+    "aten::_unsafe_view": ("torch.aten.view",),
+    "aten::_reshape_copy": ("torch.aten.reshape",),
+    **{f"prims::{name}": (f"torch.aten.{op}",) for name, op in _ELEMENTWISE_PRIMS.items()},
+}
+
+
+# ---- compositions ----
+
+
+def numpy_T(self: Tensor) -> Tensor:  # noqa: N802  (ATen's name)
+    """`aten::numpy_T`: the dims reversed (`x.T`)."""
+    return self.T
+
+
+def convolution(
+    input: Tensor, weight: Tensor, bias: Tensor | None, stride: list[int], padding: list[int],
+    dilation: list[int], transposed: bool, output_padding: list[int], groups: int,
+) -> Tensor:  # fmt: skip
+    """`aten::convolution`: `conv{1,2}d`, or `conv_transpose{1,2}d` when `transposed`, by the
+    number of spatial dims (`len(stride)`)."""
+    if len(stride) == 1:
+        if transposed:
+            return _torch.conv_transpose1d(
+                input, weight, bias, stride, padding, output_padding, groups, dilation
+            )
+        return _torch.conv1d(input, weight, bias, stride, padding, dilation, groups)
+    if len(stride) == 2:
+        if transposed:
+            return _torch.conv_transpose2d(
+                input, weight, bias, stride, padding, output_padding, groups, dilation
+            )
+        return _torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
+    raise NotImplementedError("aten::convolution: only 1-d and 2-d convolutions are supported")
+
+
+def _convolution(
+    input: Tensor, weight: Tensor, bias: Tensor | None, stride: list[int], padding: list[int],
+    dilation: list[int], transposed: bool, output_padding: list[int], groups: int,
+    benchmark: bool, deterministic: bool, cudnn_enabled: bool, allow_tf32: bool,
+) -> Tensor:  # fmt: skip
+    """`aten::_convolution`: `aten::convolution` (the backend flags change nothing here)."""
+    return convolution(
+        input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
+    )
+
+
+def native_batch_norm(
+    input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None,
+    running_var: Tensor | None, training: bool, momentum: float, eps: float,
+) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
+    """`aten::native_batch_norm`: (the normalized input, the batch mean, 1 / its std) over
+    every dim but the channels (dim 1) when `training`; in evaluation the statistics are
+    the running ones and the last two results empty, as PyTorch's CPU kernel gives them."""
+    out = _torch.batch_norm(
+        input, weight, bias, running_mean, running_var, training, momentum, eps, False
+    )
+    if training:
+        channels = input.transpose(0, 1).flatten(1)
+        mean = channels.mean([1])
+        invstd = (channels.var([1], correction=0) + eps).rsqrt()
+        return out, mean, invstd
+    empty = input.new_zeros([0])
+    return out, empty, empty
+
+
+def native_batch_norm_no_training(
+    input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor,
+    running_var: Tensor, momentum: float, eps: float,
+) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
+    """`aten::_native_batch_norm_legit_no_training` (what `torch.export` decomposes
+    `batch_norm` in evaluation into)."""
+    return native_batch_norm(input, weight, bias, running_mean, running_var, False, momentum, eps)
+
+
+def nll_loss_forward(
+    self: Tensor, target: Tensor, weight: Tensor | None, reduction: int, ignore_index: int
+) -> tuple[Tensor, Tensor]:  # fmt: skip
+    """`aten::nll_loss_forward`: (the loss, the summed weight of the counted targets) of
+    log-probabilities `[N, C]` (or `[C]`) and class indices; `reduction` 0 none, 1 mean, 2 sum."""
+    kept = target != ignore_index
+    safe = target * kept
+    picked = self.gather(-1, safe.unsqueeze(-1)).squeeze(-1)
+    if weight is None:
+        weights = kept.to(self.dtype)
+    else:
+        weights = _torch.embedding(weight.unsqueeze(1), safe).squeeze(-1) * kept
+    losses = -picked * weights
+    total = weights.sum()
+    if reduction == 0:
+        return losses, _torch.zeros([], dtype=self.dtype)
+    if reduction == 1:
+        return losses.sum() / total, total
+    return losses.sum(), total
+
+
+def var_mean(
+    self: Tensor, dim=None, unbiased: bool = True, keepdim: bool = False,
+    correction: float | None = None,
+) -> tuple[Tensor, Tensor]:  # fmt: skip
+    """`aten::var_mean` (every overload): (the variance, the mean) over `dim` (every dim when
+    None); `var_mean(x, False)` is the default overload's `unbiased`; `correction=None` is 1."""
+    if isinstance(dim, int) and not isinstance(dim, bool):
+        raise NotImplementedError(
+            "aten::var_mean with an int `dim`: PyTorch reads a positional int as the default "
+            "overload's `unbiased`; pass the dims as a list"
+        )
+    if isinstance(dim, bool):  # the default overload: (self, unbiased)
+        if dim:
+            return self.var(None, correction=1), self.mean()
+        return self.var(None, correction=0), self.mean()
+    if correction is None:
+        if unbiased:
+            return self.var(dim, correction=1, keepdim=keepdim), self.mean(dim, keepdim)
+        return self.var(dim, correction=0, keepdim=keepdim), self.mean(dim, keepdim)
+    return self.var(dim, correction=correction, keepdim=keepdim), self.mean(dim, keepdim)
+
+
+def num_to_tensor(a: float) -> Tensor:
+    """`prim::NumToTensor`: a 0-d tensor of a number, float64 for a float, int64 for an int
+    and bool for a bool (not the default dtype: `torch.scalar_tensor` differs here)."""
+    if isinstance(a, bool):
+        return _torch.full([], a, dtype=_torch.bool)
+    if isinstance(a, int):
+        return _torch.full([], a, dtype=_torch.int64)
+    return _torch.full([], a, dtype=_torch.float64)
+
+
+def scalar_tensor(s: float, dtype=None, layout=None, device=None, pin_memory=None) -> Tensor:
+    """`aten::scalar_tensor` (= `torch.scalar_tensor`): a 0-d tensor of `s`, of `dtype`
+    (default: the default float dtype, also for an int `s`)."""
+    if dtype is None:
+        return _torch.full([], float(s))
+    return _torch.full([], s, dtype=dtype)
+
+
+def isclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+    equal_nan: bool = False,
+) -> Tensor:  # fmt: skip
+    """`aten::isclose` (= `torch.isclose`): equal, or both finite apart by at most
+    `atol + rtol * |other|`; NaNs are close to each other only with `equal_nan`."""
+    difference = (self - other).abs()
+    within = _torch.logical_and(difference.isfinite(), difference <= atol + rtol * other.abs())
+    close = _torch.logical_or(self == other, within)
+    if equal_nan:
+        return _torch.logical_or(close, _torch.logical_and(self.isnan(), other.isnan()))
+    return close
+
+
+def convert_element_type(a: Tensor, dtype) -> Tensor:
+    """`prims::convert_element_type`."""
+    return a.to(dtype)
+
+
+def view_of(a: Tensor) -> Tensor:
+    """`prims::view_of`: the same values."""
+    return a.view_as(a)
+
+
+def prims_sum(inp: Tensor, dims: list[int] | None, output_dtype=None) -> Tensor:
+    """`prims::sum` over `dims` (every dim when None)."""
+    if dims is None:
+        return inp.sum(dtype=output_dtype)
+    return inp.sum(dims, dtype=output_dtype)
+
+
+def collapse(a: Tensor, start: int, end: int) -> Tensor:
+    """`prims::collapse`: dims `start` to `end` (inclusive) merged into one."""
+    return a.flatten(start, end)
+
+
+def split_dim(a: Tensor, dim: int, outer_length: int) -> Tensor:
+    """`prims::split_dim`: dim `dim` split into (`outer_length`, the rest)."""
+    return a.unflatten(dim, [outer_length, -1])
+
+
+def iota(length: int, start: int, step: int, dtype, device=None, requires_grad: bool = False):
+    """`prims::iota`: `start, start + step, ...` (`length` values)."""
+    return _torch.arange(start, start + length * step, step, dtype=dtype)
+
+
+COMPOSITIONS: dict[str, Callable[..., Any]] = {
+    "aten::numpy_T": numpy_T,
+    "aten::convolution": convolution,
+    "aten::_convolution": _convolution,
+    "aten::native_batch_norm": native_batch_norm,
+    "aten::_native_batch_norm_legit_no_training": native_batch_norm_no_training,
+    "aten::nll_loss_forward": nll_loss_forward,
+    "aten::var_mean": var_mean,
+    "aten::scalar_tensor": scalar_tensor,
+    "aten::isclose": isclose,
+    "prim::NumToTensor": num_to_tensor,
+    "prims::convert_element_type": convert_element_type,
+    "prims::view_of": view_of,
+    "prims::sum": prims_sum,
+    "prims::collapse": collapse,
+    "prims::split_dim": split_dim,
+    "prims::iota": iota,
+}
+
+
+def _entry(table: dict[str, Any], namespace: str, name: str, overload: str) -> Any:
+    specific = table.get(f"{namespace}::{name}.{overload or 'default'}")
+    return specific if specific is not None else table.get(f"{namespace}::{name}")
+
+
+def alias_ops(namespace: str, name: str, overload: str) -> tuple[type[TorchOp], ...]:
+    """The registry ops an ATen overload tsjit lacks is another name of, else ()."""
+    names = _entry(OP_ALIASES, namespace, name, overload) or ()
+    return tuple(BY_NAME[n] for n in names if n in BY_NAME)
+
+
+def composition(namespace: str, name: str, overload: str) -> Callable[..., Any] | None:
+    """The Python function computing an ATen overload from tsjit's ops, else None."""
+    return _entry(COMPOSITIONS, namespace, name, overload)
