@@ -4,8 +4,9 @@
   (`torch.ops.aten.linear.default`, ...) node by node into the torch dialect: each ATen overload
   is the registry op of the same name (`torch.aten.linear`, `torch.aten.add.Tensor`), bound by
   its schema, or a composition of ops (`frontend/ir/aten_aliases.py`: `aten.convolution`);
-  in-place and `out=` overloads give their tensor the result, in its dtype; parameters and buffers become `torch.vtensor.literal`s; the user inputs become
-  the function's arguments. An ATen op tsjit lacks is an error naming it.
+  in-place and `out=` overloads give their tensor the result, in its dtype; parameters and
+  buffers become `torch.vtensor.literal`s; the user inputs become the function's arguments.
+  An ATen op tsjit lacks is an error naming it.
 - `compile_backend(graph_module, example_inputs)` is a `torch.compile` backend: it traces the
   FX graph TorchDynamo hands over (torch-level calls) with `frontend.trace` and returns the
   compiled function, which returns what the graph returns.
@@ -26,8 +27,8 @@ from dialects.torch.dtypes import dtype_of_numpy
 from dialects.torch.ops.prim import ValueTensorLiteralOp
 from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import DYN, ValueTensorType
-from frontend.function import ScriptFunction
 from frontend.export_compositions import recorded_composition
+from frontend.function import ScriptFunction
 from frontend.ir.aten_namespace import (
     ResolvedOps,
     aten_target,

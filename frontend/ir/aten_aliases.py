@@ -30,7 +30,6 @@ same-dtype) operands; `prims.div` truncates integers and is not here."""
 
 OP_ALIASES: dict[str, tuple[str, ...]] = {
     "aten::_unsafe_view": ("torch.aten.view",),
-    "aten::_reshape_copy": ("torch.aten.reshape",),
     **{f"prims::{name}": (f"torch.aten.{op}",) for name, op in _ELEMENTWISE_PRIMS.items()},
 }
 
@@ -178,6 +177,11 @@ def isclose(
     return close
 
 
+def prims_where(pred: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    """`prims::where`: `a` where `pred`, else `b`."""
+    return _torch.where(pred, a, b)
+
+
 def convert_element_type(a: Tensor, dtype) -> Tensor:
     """`prims::convert_element_type`."""
     return a.to(dtype)
@@ -223,6 +227,7 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "prim::NumToTensor": num_to_tensor,
     "prims::convert_element_type": convert_element_type,
     "prims::view_of": view_of,
+    "prims::where": prims_where,
     "prims::sum": prims_sum,
     "prims::collapse": collapse,
     "prims::split_dim": split_dim,

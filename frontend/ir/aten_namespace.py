@@ -154,8 +154,9 @@ def registry_ops(target: AtenTarget) -> tuple[type[TorchOp], ...]:
     found = []
     for overload in functional_overloads(target):
         op = BY_NAME.get(ir_name(target.namespace, target.functional_name, overload))
-        found.append(op if op is not None else alias_ops(target.namespace,
-                                                         target.functional_name, overload))
+        found.append(
+            op if op is not None else alias_ops(target.namespace, target.functional_name, overload)
+        )
     flat = [op for entry in found for op in (entry if isinstance(entry, tuple) else (entry,))]
     return tuple(dict.fromkeys(op for op in flat if op is not None))
 
@@ -183,7 +184,6 @@ def missing_message(target: AtenTarget) -> str:
     have = f" (tsjit has {', '.join(known)})" if known else ""
     what = "in-place " if target.in_place else "out= " if target.writes_out else ""
     return f"tsjit has no op for the {what}ATen operator {target.label}{have}"
-
 
 
 def aten_composition(target: AtenTarget) -> Any:

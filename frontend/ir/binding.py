@@ -72,8 +72,10 @@ def _bind_one(
         else:
             raise BindError(f"missing argument {argument.name!r}")
         value = _python_value(argument, value, kind_of, lenient)
-        if argument.name == "memory_format" and argument.has_default and kind_of(value) in (
-            "int", "None"
+        if (
+            argument.name == "memory_format"
+            and argument.has_default
+            and kind_of(value) in ("int", "None")
         ):  # a memory format changes strides, not values: the op gets its default
             values.append(DEFAULT(argument.default))
             continue

@@ -15,9 +15,9 @@ from functools import cache
 from typing import Any
 
 import frontend.torch as ft
+from frontend.ir.aten_namespace import aten_target, builtin_composition
 from frontend.torch.dispatch import current
 from frontend.torch.nn import functional as ft_functional
-from frontend.ir.aten_namespace import aten_target, builtin_composition
 from frontend.torch.tensor import Tensor
 from frontend.trace.aten_calls import record_aten_call, write_out
 from frontend.trace.errors import TraceError, user_line
@@ -270,7 +270,10 @@ def _check_destination(
         return
     name = getattr(func, "__name__", repr(func))
     if name != "__setitem__" and _adoptable(destination, recorder):
-        mirror_of(destination, recorder)  # its values before the op writes them
+        import torch
+
+        with torch._C.DisableTorchFunctionSubclass():  # its values before the op writes them
+            remember(destination, Tensor.wrap(destination.detach().numpy().copy()), recorder)
         destination.__class__ = tracing_tensor_class()
         return
     if name == "__setitem__":
