@@ -23,7 +23,7 @@ _ELEMENTWISE_PRIMS = {
     "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh", "sqrt": "sqrt",
     "rsqrt": "rsqrt", "floor": "floor", "ceil": "ceil", "maximum": "maximum",
     "minimum": "minimum", "eq": "eq.Tensor", "ne": "ne.Tensor", "lt": "lt.Tensor",
-    "le": "le.Tensor", "gt": "gt.Tensor", "ge": "ge.Tensor", "where": "where.self",
+    "le": "le.Tensor", "gt": "gt.Tensor", "ge": "ge.Tensor",
 }  # fmt: skip
 """prims elementwise ops and the ATen overload computing the same for their (same-shape,
 same-dtype) operands; `prims.div` truncates integers and is not here."""

@@ -273,7 +273,7 @@ def _check_destination(
         import torch
 
         with torch._C.DisableTorchFunctionSubclass():  # its values before the op writes them
-            remember(destination, Tensor.wrap(destination.detach().numpy().copy()), recorder)
+            remember(destination, Tensor.wrap(destination.detach().clone().numpy()), recorder)
         destination.__class__ = tracing_tensor_class()
         return
     if name == "__setitem__":
