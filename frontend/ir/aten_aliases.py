@@ -2,7 +2,8 @@
 
 `torch.ops.aten._unsafe_view` is `torch.aten.view`; `torch.ops.aten.convolution` is one of the
 convolutions by its rank and `transposed`; `torch.ops.prims.convert_element_type` is `to`.
-`OP_ALIASES` names the registry ops (same arguments, in order); `COMPOSITIONS` holds Python
+`OP_ALIASES` names the registry ops (the same arguments, names and defaults); `COMPOSITIONS`
+holds Python
 functions written with `frontend.torch` ops, with the ATen schema's parameter names: a script
 runs them as a callee (`frontend/ir/resolve.py` `frontend_twin`), a trace records the ops they
 call. Keys are `namespace::name` (every overload) or `namespace::name.overload`.
@@ -30,6 +31,8 @@ same-dtype) operands; `prims.div` truncates integers and is not here."""
 
 OP_ALIASES: dict[str, tuple[str, ...]] = {
     "aten::_unsafe_view": ("torch.aten.view",),
+    "aten::index.Tensor_hacked_twin": ("torch.aten.index.Tensor",),
+    "aten::index_put.hacked_twin": ("torch.aten.index_put",),
     **{f"prims::{name}": (f"torch.aten.{op}",) for name, op in _ELEMENTWISE_PRIMS.items()},
 }
 
@@ -66,9 +69,10 @@ def convolution(
 def _convolution(
     input: Tensor, weight: Tensor, bias: Tensor | None, stride: list[int], padding: list[int],
     dilation: list[int], transposed: bool, output_padding: list[int], groups: int,
-    benchmark: bool, deterministic: bool, cudnn_enabled: bool, allow_tf32: bool,
+    benchmark: bool, deterministic: bool, cudnn_enabled: bool, allow_tf32: bool = True,
 ) -> Tensor:  # fmt: skip
-    """`aten::_convolution`: `aten::convolution` (the backend flags change nothing here)."""
+    """`aten::_convolution` (also `.deprecated`, without `allow_tf32`): `aten::convolution`
+    (the backend flags change nothing here)."""
     return convolution(
         input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
     )
@@ -143,6 +147,66 @@ def var_mean(
             return self.var(dim, correction=1, keepdim=keepdim), self.mean(dim, keepdim)
         return self.var(dim, correction=0, keepdim=keepdim), self.mean(dim, keepdim)
     return self.var(dim, correction=correction, keepdim=keepdim), self.mean(dim, keepdim)
+
+
+def linalg_cross(self: Tensor, other: Tensor, dim: int = -1) -> Tensor:
+    """`aten::linalg_cross`: `cross` along `dim` (the last dim by default, unlike `cross`)."""
+    return _torch.cross(self, other, dim)
+
+
+def to_other(
+    self: Tensor, other: Tensor, non_blocking: bool = False, copy: bool = False,
+    memory_format=None,
+) -> Tensor:  # fmt: skip
+    """`aten::to.other`: `self` in `other`'s dtype."""
+    return self.type_as(other)
+
+
+def to_dtype_layout(
+    self: Tensor, dtype=None, layout=None, device=None, pin_memory=None,
+    non_blocking: bool = False, copy: bool = False, memory_format=None,
+) -> Tensor:  # fmt: skip
+    """`aten::to.dtype_layout` (`x.to(dtype=..., device="cpu")`): `self` in `dtype`."""
+    if dtype is None:
+        return self
+    return self.to(dtype)
+
+
+def to_device(
+    self: Tensor, device, dtype, non_blocking: bool = False, copy: bool = False,
+    memory_format=None,
+) -> Tensor:  # fmt: skip
+    """`aten::to.device` (`x.to("cpu", torch.float64)`): `self` in `dtype`."""
+    return self.to(dtype)
+
+
+def rms_norm(input: Tensor, normalized_shape: list[int], weight=None, eps=None) -> Tensor:
+    """`aten::rms_norm`: `input / sqrt(mean(input^2) + eps)` over the last
+    `len(normalized_shape)` dims, times `weight`; `eps=None` is the dtype's machine epsilon."""
+    dims: list[int] = []
+    for i in range(len(normalized_shape)):
+        dims.append(-1 - i)
+    squares = (input * input).mean(dims, True)
+    if eps is None:  # torch.finfo(input.dtype).eps: float64's if 1 + it differs from 1
+        one = input.new_ones([])
+        tiny = input.new_full([], 2.220446049250313e-16)
+        epsilon = _torch.where(one + tiny != one, tiny, input.new_full([], 1.1920928955078125e-07))
+        out = input * (squares + epsilon).rsqrt()
+    else:
+        out = input * (squares + eps).rsqrt()
+    if weight is None:
+        return out
+    return out * weight
+
+
+def scaled_dot_product_attention(
+    query: Tensor, key: Tensor, value: Tensor, attn_mask=None, dropout_p: float = 0.0,
+    is_causal: bool = False, scale=None, enable_gqa: bool = False,
+) -> Tensor:  # fmt: skip
+    """`aten::scaled_dot_product_attention`: `F.scaled_dot_product_attention`."""
+    return _torch.nn.functional.scaled_dot_product_attention(
+        query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa
+    )
 
 
 def num_to_tensor(a: float) -> Tensor:
@@ -224,6 +288,12 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "aten::var_mean": var_mean,
     "aten::scalar_tensor": scalar_tensor,
     "aten::isclose": isclose,
+    "aten::linalg_cross": linalg_cross,
+    "aten::to.other": to_other,
+    "aten::to.dtype_layout": to_dtype_layout,
+    "aten::to.device": to_device,
+    "aten::rms_norm": rms_norm,
+    "aten::scaled_dot_product_attention": scaled_dot_product_attention,
     "prim::NumToTensor": num_to_tensor,
     "prims::convert_element_type": convert_element_type,
     "prims::view_of": view_of,

@@ -265,6 +265,8 @@ def overload_ops(target: AtenTarget) -> tuple[type[TorchOp], ...]:
     if not ops or "Tensor" not in (target.overload or ""):
         return ops
     twin = target.with_overload((target.overload or "").replace("Tensor", "Scalar"))
+    if twin.overload not in overload_names(twin.namespace, twin.name):
+        return ops
     return tuple(dict.fromkeys([*ops, *registry_ops(twin)]))
 
 

@@ -70,6 +70,20 @@ OVERLOADS = {
     "IscloseTolerances": lambda s, x, y: torch.ops.aten.isclose(x, y, 0.5, 1.0),
     "ScalarTensorTimes": lambda s, x, y: torch.scalar_tensor(2, dtype=torch.int64) * x,
     "NumToTensorFloat": lambda s, x, y: torch.ops.prim.NumToTensor(1.5) + x,
+    "ToOverloads": lambda s, x, y: (
+        torch.ops.aten.to.other(x, y.double()),
+        torch.ops.aten.to.dtype_layout(x, dtype=torch.float64, device="cpu") + 1,
+        torch.ops.aten.to.device(x, "cpu", torch.int64),
+    ),
+    "RmsNorm": lambda s, x, y: torch.ops.aten.rms_norm(x, [4], y[0]),
+    "RmsNormDefaultEps": lambda s, x, y: torch.ops.aten.rms_norm(x.double(), [3, 4]),
+    "ScaledDotProductAttention": lambda s, x, y: torch.ops.aten.scaled_dot_product_attention(
+        x.unsqueeze(0), y.unsqueeze(0), x.unsqueeze(0), is_causal=True
+    ),
+    "LinalgCross": lambda s, x, y: torch.ops.aten.linalg_cross(x[:, :3], y[:, 1:]),
+    "IndexHackedTwin": lambda s, x, y: torch.ops.aten.index.Tensor_hacked_twin(
+        x, [torch.tensor([2, 0])]
+    ),
     "PrimsElementwise": lambda s, x, y: torch.ops.prims.mul(torch.ops.prims.add(x, y), x),
     "PrimsSum": lambda s, x, y: torch.ops.prims.sum(x, [1]) + y[:, 0],
     "PrimsConvert": lambda s, x, y: torch.ops.prims.convert_element_type(x, torch.float64),
