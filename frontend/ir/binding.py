@@ -134,7 +134,7 @@ def accepts(argument: Argument, kind: str) -> bool:
 # ---- arguments PyTorch's schemas have and the registry's need not ----
 
 HARMLESS: dict[str, tuple[Any, ...]] = {
-    "layout": (None, "strided"),
+    "layout": (None, "torch.strided"),
     "device": (None, "cpu"),
     "pin_memory": (None, False),
     "requires_grad": (None, False),
@@ -162,13 +162,14 @@ def without_harmless(arguments: Sequence[Argument], kwargs: dict[str, Any]) -> d
 
 
 def _is_harmless(values: tuple[Any, ...], value: Any) -> bool:
+    """`value` is one of `values` (None and bools by identity, others by their text: the
+    device `cpu:0` is "cpu"); every value is when `values` is empty."""
     if not values:
         return True
     value = getattr(value, "obj", value) if type(value).__name__ == "PyObject" else value
-    text = str(value).split(":")[0] if value is not None else None
-    return any(value is v or text == v for v in values if v is None or isinstance(v, str)) or any(
-        value is v for v in values if isinstance(v, bool)
-    )
+    if value is None or isinstance(value, bool):
+        return any(value is v for v in values)
+    return str(value).split(":")[0] in values
 
 
 def _python_value(argument: Argument, value: Any, kind_of: KindOf, lenient: bool) -> Any:

@@ -70,6 +70,10 @@ OVERLOADS = {
     "IscloseTolerances": lambda s, x, y: torch.ops.aten.isclose(x, y, 0.5, 1.0),
     "ScalarTensorTimes": lambda s, x, y: torch.scalar_tensor(2, dtype=torch.int64) * x,
     "NumToTensorFloat": lambda s, x, y: torch.ops.prim.NumToTensor(1.5) + x,
+    "ZerosLikeDefaultKeywords": lambda s, x, y: torch.ops.aten.zeros_like(
+        x, dtype=torch.float64, layout=torch.strided, device="cpu", pin_memory=False,
+        memory_format=torch.preserve_format,
+    ) + y,
     "ToOverloads": lambda s, x, y: (
         torch.ops.aten.to.other(x, y.double()),
         torch.ops.aten.to.dtype_layout(x, dtype=torch.float64, device="cpu") + 1,
