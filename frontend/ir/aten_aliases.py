@@ -33,6 +33,11 @@ OP_ALIASES: dict[str, tuple[str, ...]] = {
     "aten::_unsafe_view": ("torch.aten.view",),
     "aten::index.Tensor_hacked_twin": ("torch.aten.index.Tensor",),
     "aten::index_put.hacked_twin": ("torch.aten.index_put",),
+    "aten::_adaptive_avg_pool2d": ("torch.aten.adaptive_avg_pool2d",),
+    "aten::upsample_nearest2d.vec": ("torch.aten._resize_nearest",),
+    "aten::upsample_bilinear2d.vec": ("torch.aten._resize_linear",),
+    "aten::sym_size.int": ("torch.aten.size.int",),
+    "aten::sym_numel": ("torch.aten.numel",),
     **{f"prims::{name}": (f"torch.aten.{op}",) for name, op in _ELEMENTWISE_PRIMS.items()},
 }
 
@@ -83,18 +88,31 @@ def native_batch_norm(
     running_var: Tensor | None, training: bool, momentum: float, eps: float,
 ) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
     """`aten::native_batch_norm`: (the normalized input, the batch mean, 1 / its std) over
-    every dim but the channels (dim 1) when `training`; in evaluation the statistics are
-    the running ones and the last two results empty, as PyTorch's CPU kernel gives them."""
-    out = _torch.batch_norm(
-        input, weight, bias, running_mean, running_var, training, momentum, eps, False
-    )
-    if training:
-        channels = input.transpose(0, 1).flatten(1)
-        mean = channels.mean([1])
-        invstd = (channels.var([1], correction=0) + eps).rsqrt()
-        return out, mean, invstd
-    empty = input.new_zeros([0])
-    return out, empty, empty
+    every dim but the channels (dim 1) when `training` (without running statistics: PyTorch
+    would update those in place); in evaluation the statistics are the running ones and the
+    last two results empty, as PyTorch's CPU kernel gives them."""
+    if not training:
+        out = _torch.batch_norm(
+            input, weight, bias, running_mean, running_var, False, momentum, eps, False
+        )
+        empty = input.new_zeros([0])
+        return out, empty, empty
+    if running_mean is not None or running_var is not None:
+        raise NotImplementedError(
+            "native_batch_norm(training=True) with running statistics updates them in place, "
+            "which tsjit does not do: evaluate the module (model.eval())"
+        )
+    by_channel = input.transpose(0, 1)  # [C, N, ...]
+    channels = by_channel.flatten(1)
+    mean = channels.mean([1])
+    invstd = (channels.var([1], correction=0) + eps).rsqrt()
+    out = (channels - mean.unsqueeze(1)) * invstd.unsqueeze(1)
+    if weight is not None:
+        out = out * weight.unsqueeze(1)
+    if bias is not None:
+        out = out + bias.unsqueeze(1)
+    out = out.view_as(by_channel).transpose(0, 1)
+    return out, mean, invstd
 
 
 def native_batch_norm_no_training(
@@ -209,6 +227,90 @@ def scaled_dot_product_attention(
     )
 
 
+def _softmax(self: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    """`aten::_softmax` (what `torch.export` decomposes `softmax` into)."""
+    return self.softmax(dim)
+
+
+def _log_softmax(self: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    """`aten::_log_softmax`."""
+    return self.log_softmax(dim)
+
+
+def _to_copy(
+    self: Tensor, dtype=None, layout=None, device=None, pin_memory=None,
+    non_blocking: bool = False, memory_format=None,
+) -> Tensor:  # fmt: skip
+    """`aten::_to_copy`: a copy of `self`, in `dtype` if given."""
+    if dtype is None:
+        return self.clone()
+    return self.to(dtype)
+
+
+def alias(self: Tensor) -> Tensor:
+    """`aten::alias`: the same values."""
+    return self.view_as(self)
+
+
+def copy(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    """`aten::copy`: `src` broadcast to `self`'s shape, in `self`'s dtype."""
+    return src.type_as(self).expand_as(self).clone()
+
+
+def split_with_sizes(self: Tensor, split_sizes: list[int], dim: int = 0) -> list[Tensor]:
+    """`aten::split_with_sizes`: `split` into pieces of these sizes."""
+    return self.split(split_sizes, dim)
+
+
+def _last_dims(count: int) -> list[int]:
+    """`[-1, -2, ...]`: the last `count` dims."""
+    dims: list[int] = []
+    for i in range(count):
+        dims.append(-1 - i)
+    return dims
+
+
+def native_layer_norm(
+    input: Tensor, normalized_shape: list[int], weight: Tensor | None, bias: Tensor | None,
+    eps: float,
+) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
+    """`aten::native_layer_norm`: (the normalized input, the mean, 1 / the std), the
+    statistics over the normalized dims kept as size 1."""
+    dims = _last_dims(len(normalized_shape))
+    out = _torch.layer_norm(input, normalized_shape, weight, bias, eps)
+    mean = input.mean(dims, True)
+    rstd = (input.var(dims, correction=0, keepdim=True) + eps).rsqrt()
+    return out, mean, rstd
+
+
+def native_batch_norm_legit(
+    input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor,
+    running_var: Tensor, training: bool, momentum: float, eps: float,
+) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
+    """`aten::_native_batch_norm_legit`: `aten::native_batch_norm`."""
+    return native_batch_norm(
+        input, weight, bias, running_mean, running_var, training, momentum, eps
+    )
+
+
+def native_batch_norm_no_stats(
+    input: Tensor, weight: Tensor | None, bias: Tensor | None, training: bool,
+    momentum: float, eps: float,
+) -> tuple[Tensor, Tensor, Tensor]:  # fmt: skip
+    """`aten::_native_batch_norm_legit.no_stats`: batch statistics, no running ones."""
+    return native_batch_norm(input, weight, bias, None, None, training, momentum, eps)
+
+
+def reflection_pad(self: Tensor, padding: list[int]) -> Tensor:
+    """`aten::reflection_pad{1,2,3}d`: `F.pad(..., mode="reflect")`."""
+    return _torch.nn.functional.pad(self, padding, "reflect")
+
+
+def replication_pad(self: Tensor, padding: list[int]) -> Tensor:
+    """`aten::replication_pad{1,2,3}d`: `F.pad(..., mode="replicate")`."""
+    return _torch.nn.functional.pad(self, padding, "replicate")
+
+
 def num_to_tensor(a: float) -> Tensor:
     """`prim::NumToTensor`: a 0-d tensor of a number, float64 for a float, int64 for an int
     and bool for a bool (not the default dtype: `torch.scalar_tensor` differs here)."""
@@ -289,6 +391,17 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "aten::scalar_tensor": scalar_tensor,
     "aten::isclose": isclose,
     "aten::linalg_cross": linalg_cross,
+    "aten::_softmax": _softmax,
+    "aten::_log_softmax": _log_softmax,
+    "aten::_to_copy": _to_copy,
+    "aten::alias": alias,
+    "aten::copy": copy,
+    "aten::split_with_sizes": split_with_sizes,
+    "aten::native_layer_norm": native_layer_norm,
+    "aten::_native_batch_norm_legit.default": native_batch_norm_legit,
+    "aten::_native_batch_norm_legit.no_stats": native_batch_norm_no_stats,
+    **{f"aten::reflection_pad{n}d": reflection_pad for n in (1, 2, 3)},
+    **{f"aten::replication_pad{n}d": replication_pad for n in (1, 2, 3)},
     "aten::to.other": to_other,
     "aten::to.dtype_layout": to_dtype_layout,
     "aten::to.device": to_device,

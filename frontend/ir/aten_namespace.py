@@ -86,6 +86,17 @@ def aten_target(obj: Any) -> AtenTarget | None:
     return AtenTarget(namespace, name, overload)
 
 
+def nn_binding_target(obj: Any) -> AtenTarget | None:
+    """The packet a binding of `torch._C._nn` stands for (`torch._C._nn.upsample_nearest2d`
+    is `aten::upsample_nearest2d`), else None. Callers ask only when no spelling resolves
+    `obj` (`F.linear` is such a binding too, and resolves by its spelling)."""
+    nn = getattr(getattr(sys.modules.get("torch"), "_C", None), "_nn", None)
+    name = getattr(obj, "__name__", None)
+    if nn is None or not isinstance(name, str) or getattr(nn, name, None) is not obj:
+        return None
+    return AtenTarget("aten", name, None)
+
+
 def ir_name(namespace: str, name: str, overload: str) -> str:
     """The registry name: `torch.aten.add.Tensor`, `torch.aten.relu` for `.default`."""
     suffix = f".{overload}" if overload and overload != "default" else ""

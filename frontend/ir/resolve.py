@@ -13,10 +13,12 @@ from typing import Any
 from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_PY_NAME
 from frontend.ir.aten_namespace import (
+    AtenTarget,
     PacketOps,
     aten_composition,
     aten_target,
     builtin_composition,
+    nn_binding_target,
     registry_ops,
 )
 
@@ -71,14 +73,20 @@ def ops_for_object(obj: Any) -> tuple[type[TorchOp], ...]:
     (none for an in-place or `out=` overload: a call of one cannot write its tensor here)."""
     target = aten_target(obj)
     if target is not None:
-        if target.in_place or target.writes_out:
-            return ()
-        ops = registry_ops(target)
-        return PacketOps(ops, target) if target.overload is None and ops else ops
+        return ops_for_object_target(target)
     spelling = spelling_of(obj)
     if spelling is None:
-        return ()
+        binding = nn_binding_target(obj)  # torch._C._nn.upsample_nearest2d
+        return ops_for_object_target(binding) if binding is not None else ()
     return BY_PY_NAME.get(spelling, ())
+
+
+def ops_for_object_target(target: AtenTarget) -> tuple[type[TorchOp], ...]:
+    """A `torch.ops` target's registry ops (a packet's resolved per call: `PacketOps`)."""
+    if target.in_place or target.writes_out:
+        return ()
+    ops = registry_ops(target)
+    return PacketOps(ops, target) if target.overload is None and ops else ops
 
 
 def ops_for_method(name: str) -> tuple[type[TorchOp], ...]:
@@ -116,6 +124,9 @@ def frontend_twin(obj: Any) -> Any:
     is_python = getattr(twin, "__module__", "").startswith("frontend.torch")
     if is_python and hasattr(twin, "__code__"):
         return twin
+    if twin_module == "frontend.torch.nn.functional":  # torch._C._nn.upsample_nearest2d
+        binding = nn_binding_target(obj)
+        return aten_composition(binding) if binding is not None else None
     return builtin_composition(obj) if twin_module == "frontend.torch" else None
 
 

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 import frontend.torch as ft
-from frontend.ir.aten_namespace import aten_target, builtin_composition
+from frontend.ir.aten_namespace import aten_target, builtin_composition, nn_binding_target
 from frontend.torch.dispatch import current
 from frontend.torch.nn import functional as ft_functional
 from frontend.torch.tensor import Tensor
@@ -247,6 +247,9 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     composition = builtin_composition(func) if entry is None else None
     if composition is not None:  # torch.isclose: a composition of ops
         return _link(out, composition(*mirrors, **options), recorder)
+    binding = nn_binding_target(func) if entry is None else None
+    if binding is not None:  # torch._C._nn.upsample_nearest2d: an ATen op's binding
+        return _link(out, record_aten_call(binding, args, kwargs, mirrors, options), recorder)
     if entry is None or entry[0] is not func:
         name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
         raise TraceError(

@@ -88,6 +88,25 @@ OVERLOADS = {
     "IndexHackedTwin": lambda s, x, y: torch.ops.aten.index.Tensor_hacked_twin(
         x, [torch.tensor([2, 0])]
     ),
+    "SoftmaxLogSoftmax": lambda s, x, y: torch.ops.aten._softmax(x, 1, False)
+    + torch.ops.aten._log_softmax(y, 0, False),
+    "ToCopyAliasCopy": lambda s, x, y: torch.ops.aten._to_copy(x, dtype=torch.float64)
+    + torch.ops.aten.alias(y) + torch.ops.aten.copy(x, y[0].double()),
+    "SplitWithSizes": lambda s, x, y: torch.ops.aten.split_with_sizes(x + y, [1, 3], 1)[1],
+    "NativeLayerNorm": lambda s, x, y: torch.ops.aten.native_layer_norm(x, [4], y[0], y[1], 1e-5),
+    "BatchNormNoStats": lambda s, x, y: torch.ops.aten._native_batch_norm_legit.no_stats(
+        x.unsqueeze(0), y[0, :3], None, True, 0.1, 1e-5
+    ),
+    "ReflectionReplicationPad": lambda s, x, y: torch.ops.aten.reflection_pad1d(x, [1, 2])
+    + torch.ops.aten.replication_pad2d(y.unsqueeze(0), [1, 2, 0, 0]),
+    "AdaptiveAvgPool": lambda s, x, y: torch.ops.aten._adaptive_avg_pool2d(x.unsqueeze(0), [1, 2]),
+    "UpsampleNearestBinding": lambda s, x, y: torch._C._nn.upsample_nearest2d(
+        x.unsqueeze(0).unsqueeze(0), None, [2.0, 2.0]
+    ),
+    "UpsampleBilinearVec": lambda s, x, y: torch.ops.aten.upsample_bilinear2d.vec(
+        x.unsqueeze(0).unsqueeze(0), [5, 6], False, None
+    ),
+    "SymSizes": lambda s, x, y: x * torch.ops.aten.sym_size.int(x, 1) + torch.ops.aten.sym_numel(y),
     "PrimsElementwise": lambda s, x, y: torch.ops.prims.mul(torch.ops.prims.add(x, y), x),
     "PrimsSum": lambda s, x, y: torch.ops.prims.sum(x, [1]) + y[:, 0],
     "PrimsConvert": lambda s, x, y: torch.ops.prims.convert_element_type(x, torch.float64),
