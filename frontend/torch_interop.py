@@ -3,8 +3,10 @@
 - `from_torch_export(exported_program)` reads a `torch.export` program's FX graph of ATen ops
   (`torch.ops.aten.linear.default`, ...) node by node into the torch dialect: each ATen overload
   is the registry op of the same name (`torch.aten.linear`, `torch.aten.add.Tensor`), bound by
-  its schema; parameters and buffers become `torch.vtensor.literal`s; the user inputs become
-  the function's arguments. An ATen op tsjit lacks is an error naming it.
+  its schema, or a composition of ops (`frontend/ir/aten_aliases.py`: `aten.convolution`);
+  in-place and `out=` overloads give their tensor the result, in its dtype; parameters and
+  buffers become `torch.vtensor.literal`s; the user inputs become the function's arguments.
+  An ATen op tsjit lacks is an error naming it.
 - `compile_backend(graph_module, example_inputs)` is a `torch.compile` backend: it traces the
   FX graph TorchDynamo hands over (torch-level calls) with `frontend.trace` and returns the
   compiled function, which returns what the graph returns.
@@ -23,9 +25,18 @@ from xdsl.ir import Block, Region, SSAValue
 
 from dialects.torch.dtypes import dtype_of_numpy
 from dialects.torch.ops.prim import ValueTensorLiteralOp
-from dialects.torch.registry import BY_NAME
+from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import DYN, ValueTensorType
+from frontend.export_compositions import recorded_composition
 from frontend.function import ScriptFunction
+from frontend.ir.aten_namespace import (
+    ResolvedOps,
+    aten_target,
+    functional_composition,
+    missing_message,
+    named_arguments,
+    overload_ops,
+)
 from frontend.ir.builder import IRBuilder
 
 
@@ -94,30 +105,40 @@ def _call(builder: IRBuilder, node: Any, values: dict[Any, Any]) -> Any:
     kwargs = {k: _lookup(values, v) for k, v in node.kwargs.items()}
     if target is operator.getitem:
         return args[0][args[1]]
-    schema = getattr(target, "_schema", None)
-    if schema is None:
+    aten = aten_target(target)
+    if aten is None:
         raise ExportError(f"from_torch_export: cannot import a call of {target!r}")
-    overload = schema.overload_name
-    op_name = f"torch.{schema.name.replace('::', '.')}" + (f".{overload}" if overload else "")
-    op = BY_NAME.get(_scalar_overload(op_name, schema, args))
-    if op is None:
-        raise ExportError(f"from_torch_export: tsjit has no op {op_name} (from {target})")
-    results = builder.call([op], args, kwargs)
-    return results[0] if len(results) == 1 else list(results)
+    destination = kwargs.pop("out", None) if aten.writes_out else None
+    ops = overload_ops(aten)
+    if ops:
+        results = builder.call(ResolvedOps(ops), args, kwargs)
+        result: Any = results[0] if len(results) == 1 else list(results)
+    else:
+        composition = functional_composition(aten)
+        if composition is None:
+            raise ExportError(f"from_torch_export: {missing_message(aten)} (from {target})")
+        shapes = {values[n]: _example_shape(n) for n in node.all_input_nodes if n in values}
+        arguments = named_arguments(aten, args, kwargs)
+        result = recorded_composition(builder, composition, arguments, shapes)
+    written = node.args[0] if aten.in_place else node.kwargs.get("out") if destination else None
+    if written is not None:  # `add_` / `out=`: later uses of the tensor see the result
+        result = _in_dtype_of(builder, result, values[written])
+        values[written] = result
+    return result
 
 
-def _scalar_overload(op_name: str, schema: Any, args: list[Any]) -> str:
-    """The overload that takes Python numbers where the exported call has them at Tensor
-    operands (`aten.mul.Tensor(x, 2)`: the dispatcher wraps the 2, as `aten.mul.Scalar`
-    takes it), else `op_name`."""
-    if not op_name.endswith(".Tensor"):
-        return op_name
-    numbers = [
-        isinstance(value, bool | int | float) and str(argument.type) == "Tensor"
-        for argument, value in zip(schema.arguments, args)
-    ]
-    scalar = op_name.removesuffix(".Tensor") + ".Scalar"
-    return scalar if any(numbers) and scalar in BY_NAME else op_name
+def _example_shape(node: Any) -> tuple[int, ...]:
+    """The example sizes of a tensor node (a symbolic size: its hint)."""
+    value = node.meta.get("val")
+    sizes = getattr(value, "shape", ())
+    return tuple(int(getattr(getattr(d, "node", None), "hint", d)) for d in sizes)
+
+
+def _in_dtype_of(builder: IRBuilder, value: SSAValue, destination: SSAValue) -> SSAValue:
+    """`value` converted to `destination`'s dtype (an in-place op keeps its tensor's)."""
+    if value.type.element == destination.type.element:  # type: ignore[attr-defined]
+        return value
+    return builder.call(BY_PY_NAME["Tensor.type_as"], [value, destination], {})[0]
 
 
 def _lookup(values: dict[Any, Any], value: Any) -> Any:

@@ -24,13 +24,20 @@ def bind(
 ) -> tuple[type[TorchOp], list[Argument], list[Any]]:
     """The first overload whose schema accepts the arguments, with every argument in order.
 
-    Missing arguments are returned as their schema default (a Python value).
+    Missing arguments are returned as their schema default (a Python value). Candidates that
+    resolve themselves (a `torch.ops` packet: `frontend/ir/aten_namespace.py` `PacketOps`)
+    are first narrowed to the overload PyTorch picks; then, as PyTorch converts it, an int
+    passes for a `bool`.
     """
+    resolve = getattr(candidates, "resolve", None)
+    lenient = resolve is not None
+    if resolve is not None:
+        candidates = resolve(args, kwargs, kind_of)
     reasons: list[str] = []
     for op in candidates:
         schema = op.parsed_schema()
         try:
-            values = _bind_one(schema.arguments, args, kwargs, kind_of)
+            values = _bind_one(schema.arguments, args, kwargs, kind_of, lenient)
         except BindError as err:
             reasons.append(f"  {op.SCHEMA}: {err}")
             continue
@@ -40,12 +47,14 @@ def bind(
 
 
 def _bind_one(
-    arguments: Sequence[Argument], args: Sequence[Any], kwargs: dict[str, Any], kind_of: KindOf
-) -> list[Any]:
+    arguments: Sequence[Argument], args: Sequence[Any], kwargs: dict[str, Any], kind_of: KindOf,
+    lenient: bool = False,
+) -> list[Any]:  # fmt: skip
     positional = [a for a in arguments if not a.kwarg_only]
     args = _packed_sizes(positional, args, kind_of)
     if len(args) > len(positional):
         raise BindError(f"takes at most {len(positional)} positional arguments, got {len(args)}")
+    kwargs = without_harmless(arguments, kwargs)
     unknown = set(kwargs) - {a.name for a in arguments}
     if unknown:
         raise BindError(f"unexpected keyword argument {sorted(unknown)[0]!r}")
@@ -62,6 +71,14 @@ def _bind_one(
             continue
         else:
             raise BindError(f"missing argument {argument.name!r}")
+        value = _python_value(argument, value, kind_of, lenient)
+        if (
+            argument.name == "memory_format"
+            and argument.has_default
+            and kind_of(value) in ("int", "None")
+        ):  # a memory format changes strides, not values: the op gets its default
+            values.append(DEFAULT(argument.default))
+            continue
         if not accepts(argument, kind_of(value)):
             raise BindError(
                 f"argument {argument.name!r} must be {argument.type}, not {kind_of(value)}"
@@ -103,6 +120,7 @@ _ACCEPTS: dict[str, set[str]] = {
     "int[]": {"list[int]", "int"},
     "float[]": {"list[float]", "list[int]", "list[?]", "float", "int"},  # scale_factors
     "ScalarType": {"DType", "int"},
+    "MemoryFormat": {"int"},
     "Tensor[]": {"list[Tensor]"},
 }
 
@@ -111,3 +129,55 @@ def accepts(argument: Argument, kind: str) -> bool:
     if kind == "None":
         return argument.optional
     return kind in _ACCEPTS.get(argument.type, {argument.type})
+
+
+# ---- arguments PyTorch's schemas have and the registry's need not ----
+
+HARMLESS: dict[str, tuple[Any, ...]] = {
+    "layout": (None, "torch.strided"),
+    "device": (None, "cpu"),
+    "pin_memory": (None, False),
+    "requires_grad": (None, False),
+    "non_blocking": (None, False),
+    "memory_format": (),  # any: a memory format changes strides, never values
+}
+"""Keywords a call may pass although an op's schema lacks them, with the values that change
+nothing here (() for every value): `torch.ops.aten.zeros(..., layout=torch.strided,
+device="cpu", pin_memory=False)`, `x.clone(memory_format=torch.channels_last)`."""
+
+MEMORY_FORMATS = {
+    "torch.contiguous_format": 0, "torch.preserve_format": 1, "torch.channels_last": 2,
+    "torch.channels_last_3d": 3,
+}  # fmt: skip
+"""PyTorch's memory formats as ATen's `MemoryFormat` codes."""
+
+
+def without_harmless(arguments: Sequence[Argument], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`kwargs` without the HARMLESS keywords the schema lacks (at their harmless values)."""
+    names = {a.name for a in arguments}
+    return {
+        k: v for k, v in kwargs.items()
+        if k in names or k not in HARMLESS or not _is_harmless(HARMLESS[k], v)
+    }  # fmt: skip
+
+
+def _is_harmless(values: tuple[Any, ...], value: Any) -> bool:
+    """`value` is one of `values` (None and bools by identity, others by their text: the
+    device `cpu:0` is "cpu"); every value is when `values` is empty."""
+    if not values:
+        return True
+    value = getattr(value, "obj", value) if type(value).__name__ == "PyObject" else value
+    if value is None or isinstance(value, bool):
+        return any(value is v for v in values)
+    return str(value).split(":")[0] in values
+
+
+def _python_value(argument: Argument, value: Any, kind_of: KindOf, lenient: bool) -> Any:
+    """A PyTorch object as what the schema takes: a memory format as its code; for a resolved
+    packet an int constant given for a `bool` as that bool (PyTorch converts it)."""
+    obj = getattr(value, "obj", value) if type(value).__name__ == "PyObject" else value
+    if type(obj).__name__ == "memory_format":
+        return MEMORY_FORMATS.get(str(obj), value)
+    if lenient and argument.type == "bool" and type(value) is int:
+        return bool(value)
+    return value

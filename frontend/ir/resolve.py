@@ -1,6 +1,7 @@
 """Finds the op a Python object stands for, by identity (docs/design.md, "Name resolution"):
 `torch.tanh`, `np.tanh`, `frontend.torch.tanh` and `F.relu` all resolve through the spellings
-each op declares."""
+each op declares; `torch.ops.aten.tanh.default` and the other `torch.ops` objects by the op's
+IR name (`frontend/ir/aten_namespace.py`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,15 @@ from typing import Any
 
 from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_PY_NAME
+from frontend.ir.aten_namespace import (
+    AtenTarget,
+    PacketOps,
+    aten_composition,
+    aten_target,
+    builtin_composition,
+    nn_binding_target,
+    registry_ops,
+)
 
 # Spelling prefix -> modules whose attribute of that name is the same function.
 _PREFIX_MODULES = {
@@ -59,10 +69,24 @@ def spelling_of(obj: Any) -> str | None:
 
 
 def ops_for_object(obj: Any) -> tuple[type[TorchOp], ...]:
+    """The overloads `obj` stands for: its spelling's, or a `torch.ops` object's registry ops
+    (none for an in-place or `out=` overload: a call of one cannot write its tensor here)."""
+    target = aten_target(obj)
+    if target is not None:
+        return ops_for_object_target(target)
     spelling = spelling_of(obj)
     if spelling is None:
-        return ()
+        binding = nn_binding_target(obj)  # torch._C._nn.upsample_nearest2d
+        return ops_for_object_target(binding) if binding is not None else ()
     return BY_PY_NAME.get(spelling, ())
+
+
+def ops_for_object_target(target: AtenTarget) -> tuple[type[TorchOp], ...]:
+    """A `torch.ops` target's registry ops (a packet's resolved per call: `PacketOps`)."""
+    if target.in_place or target.writes_out:
+        return ()
+    ops = registry_ops(target)
+    return PacketOps(ops, target) if target.overload is None and ops else ops
 
 
 def ops_for_method(name: str) -> tuple[type[TorchOp], ...]:
@@ -88,14 +112,23 @@ _TWIN_MODULES = {
 
 def frontend_twin(obj: Any) -> Any:
     """frontend.torch's Python function standing for the PyTorch function `obj` (`F.embedding`,
-    whose arguments come in another order than its op's), else None."""
+    whose arguments come in another order than its op's), else None. A `torch.ops` object
+    the registry lacks may be a composition of ops (`frontend/ir/aten_aliases.py`)."""
+    target = aten_target(obj)
+    if target is not None:
+        return aten_composition(target)
     twin_module = _TWIN_MODULES.get(getattr(obj, "__module__", None) or "")
     name = getattr(obj, "__name__", None)
     if twin_module is None or name is None or not callable(obj):
         return None
     twin = getattr(_module(twin_module), name, None)
     is_python = getattr(twin, "__module__", "").startswith("frontend.torch")
-    return twin if is_python and hasattr(twin, "__code__") else None
+    if is_python and hasattr(twin, "__code__"):
+        return twin
+    if twin_module == "frontend.torch.nn.functional":  # torch._C._nn.upsample_nearest2d
+        binding = nn_binding_target(obj)
+        return aten_composition(binding) if binding is not None else None
+    return builtin_composition(obj) if twin_module == "frontend.torch" else None
 
 
 def tensor_method_twin(name: str) -> Any:

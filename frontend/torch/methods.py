@@ -68,7 +68,8 @@ def make_method(spelling: str, candidates: Candidates) -> Callable[..., Any]:
 
 
 def write_back(self: Tensor, result: Any, name: str) -> Tensor:
-    """Store `result` into `self` like torch's in-place ops (same shape, castable dtype)."""
+    """Store `result` into `self` like torch's in-place ops (same shape, castable dtype): the
+    result is converted to `self`'s dtype, and so is what a trace records."""
     if not isinstance(result, Tensor):
         raise TypeError(f"{name}: the op does not produce a tensor")
     if result.shape != self.shape:
@@ -81,6 +82,8 @@ def write_back(self: Tensor, result: Any, name: str) -> Tensor:
             f"{name}: result type {_torch_name(result.dtype)} can't be cast to the desired "
             f"output type {_torch_name(self.dtype)}"
         )
+    if result.dtype != self.dtype:  # `a += b` of a float32 `a` and a float64 `b` is float32
+        result = cast(result, self.dtype)
     current().updated(self, result)
     self.numpy()[...] = result.numpy()
     return self

@@ -134,13 +134,13 @@ class Tensor:
         notify().aliased(new, self)
         return new
 
-    def clone(self) -> Tensor:
+    def clone(self, memory_format: Any = None) -> Tensor:  # a memory format: only strides
         return self._alias(self._data.copy())
 
     def detach(self) -> Tensor:
         return self._alias(self._data)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self, memory_format: Any = None) -> Tensor:
         return self if self.is_contiguous() else self._alias(np.ascontiguousarray(self._data))
 
     def cpu(self) -> Tensor:

@@ -15,9 +15,11 @@ from functools import cache
 from typing import Any
 
 import frontend.torch as ft
+from frontend.ir.aten_namespace import aten_target, builtin_composition, nn_binding_target
 from frontend.torch.dispatch import current
 from frontend.torch.nn import functional as ft_functional
 from frontend.torch.tensor import Tensor
+from frontend.trace.aten_calls import record_aten_call, write_out
 from frontend.trace.errors import TraceError, user_line
 from frontend.trace.recorder import Recorder
 
@@ -249,21 +251,9 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     import torch
 
     recorder = current()
-    if isinstance(recorder, Recorder) and _updates_an_untraced_tensor(func, args, kwargs):
-        name = getattr(func, "__name__", repr(func))
-        if name == "__setitem__":
-            raise TraceError(
-                f"{user_line()}: an indexed assignment (y[i] = v) of traced values into a tensor "
-                "the trace does not follow (one made inside the traced function, such as "
-                "torch.zeros(...)) cannot be recorded: write y = y.index_put((idx,), v) or "
-                "y = torch.stack(rows)"
-            )
-        raise TraceError(
-            f"{user_line()}: {name} updates in place a tensor the trace does not follow (one "
-            "made inside the traced function, such as torch.zeros(...)) from traced values: "
-            "later uses of it would not be recorded; write `y = y + v` (the op without `_`) "
-            "instead"
-        )
+    target = aten_target(func)
+    if isinstance(recorder, Recorder):
+        _check_destination(func, target, args, kwargs, recorder)
     if isinstance(recorder, Recorder) and args:
         _note_size_read(recorder, func, args, kwargs)
     with torch._C.DisableTorchFunctionSubclass():
@@ -274,10 +264,18 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     options = {k: _to_frontend(v, recorder) for k, v in kwargs.items()}
     if not recorder.is_traced([*mirrors, *options.values()]):
         return out
+    if target is not None:  # torch.ops.aten.add.Tensor, torch.ops.prims.sum, ...
+        return _link(out, record_aten_call(target, args, kwargs, mirrors, options), recorder)
     entry = counterparts().get(id(func))
     if entry is None and getattr(func, "__name__", "") == "__get__":  # a property: `x.mT`
         entry = counterparts().get(id(getattr(func, "__self__", None)))
         func = entry[0] if entry is not None else func
+    composition = builtin_composition(func) if entry is None else None
+    if composition is not None:  # torch.isclose: a composition of ops
+        return _link(out, composition(*mirrors, **options), recorder)
+    binding = nn_binding_target(func) if entry is None else None
+    if binding is not None:  # torch._C._nn.upsample_nearest2d: an ATen op's binding
+        return _link(out, record_aten_call(binding, args, kwargs, mirrors, options), recorder)
     if entry is None or entry[0] is not func:
         name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
         raise TraceError(
@@ -288,16 +286,59 @@ def torch_call(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return _link(out, result, recorder)
 
 
-def _updates_an_untraced_tensor(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-    """`y.add_(v)` (or `out=y`, `inplace=True`) on a plain torch tensor `y` with a traced
-    argument: PyTorch would update `y`, but `y` does not dispatch to the trace afterwards."""
+def _check_destination(
+    func: Any, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any], recorder: Recorder
+) -> None:
+    """Before `func` runs: a tensor it writes (in place, `out=`) that the trace does not follow
+    becomes traced if the program made it (`adoptable`), its values taken now; otherwise,
+    written from traced values, it is a TraceError (later uses would not be recorded)."""
+    destination = _destination(func, target, args, kwargs)
+    if destination is None or isinstance(destination, tracing_tensor_class()):
+        return
+    if not (_has_traced(args) or _has_traced(tuple(kwargs.values()))):
+        return
+    name = getattr(func, "__name__", repr(func))
+    if name != "__setitem__" and _adoptable(destination, recorder):
+        import torch
+
+        with torch._C.DisableTorchFunctionSubclass():  # its values before the op writes them
+            remember(destination, Tensor.wrap(destination.detach().clone().numpy()), recorder)
+        destination.__class__ = tracing_tensor_class()
+        return
+    if name == "__setitem__":
+        raise TraceError(
+            f"{user_line()}: an indexed assignment (y[i] = v) of traced values into a tensor "
+            "the trace does not follow (one made inside the traced function, such as "
+            "torch.zeros(...)) cannot be recorded: write y = y.index_put((idx,), v) or "
+            "y = torch.stack(rows)"
+        )
+    raise TraceError(
+        f"{user_line()}: {name} updates in place a tensor the trace does not follow (a module "
+        "parameter or buffer, or a view of another tensor) from traced values: later uses of "
+        "it would not be recorded; write `y = y + v` (the op without `_`) instead"
+    )
+
+
+def _destination(func: Any, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The tensor `func` writes: `out=`, or the first argument of an in-place op
+    (`y.add_(v)`, `torch.ops.aten.add_.Tensor`, `inplace=True`, `y[i] = v`)."""
+    if "out" in kwargs:
+        return kwargs["out"]
     name = getattr(func, "__name__", "")
     in_place = (name.endswith("_") and not name.startswith("_")) or kwargs.get("inplace") is True
-    in_place = in_place or name == "__setitem__"  # `out[i] = h` into a torch.zeros(...)
-    target = kwargs.get("out") if "out" in kwargs else args[0] if args and in_place else None
-    if target is None or isinstance(target, tracing_tensor_class()):
+    in_place = in_place or name == "__setitem__" or (target is not None and target.in_place)
+    return args[0] if args and in_place else None
+
+
+def _adoptable(tensor: Any, recorder: Recorder) -> bool:
+    """A plain torch tensor the traced program made (not a module parameter or buffer, not a
+    view of another tensor): the trace can follow it from now on."""
+    import torch
+
+    if type(tensor) is not torch.Tensor or id(tensor) in recorder.names:
         return False
-    return _has_traced(args) or _has_traced(tuple(kwargs.values()))
+    with torch._C.DisableTorchFunctionSubclass():
+        return tensor._base is None and not tensor.requires_grad
 
 
 def _has_traced(values: tuple[Any, ...]) -> bool:
@@ -312,6 +353,10 @@ def _run_counterpart(
     counterpart: Any, mirrors: tuple[Any, ...], options: dict[str, Any], recorder: Recorder
 ) -> Any:
     options = {k: v for k, v in options.items() if not _ignorable(k, v)}
+    destination = options.pop("out", None)
+    if isinstance(destination, Tensor):  # torch.add(a, b, out=c): c holds the result
+        result = _run_counterpart(counterpart, mirrors, options, recorder)
+        return write_out(destination, result, getattr(counterpart, "__name__", "out="))
     inplace = options.pop("inplace", False)
     if "inplace" in _parameters_of(counterpart):
         options["inplace"] = inplace
