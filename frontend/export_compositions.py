@@ -14,7 +14,7 @@ from xdsl.ir import SSAValue
 
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import IRBuilder
-from frontend.torch.dispatch import intercepting
+from frontend.torch.interception import intercepting
 from frontend.torch.tensor import Tensor
 from frontend.trace.recorder import Recorder
 
