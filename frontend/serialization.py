@@ -207,6 +207,12 @@ class LoadedProgram:
     def ir(self, stage: Any = "torch", signature: str | None = None) -> str:
         return self._method("forward").ir(stage, signature)
 
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """Waits for the background compiles of every method (see `ScriptFunction`)."""
+        from frontend.run.tiers import wait_program
+
+        return wait_program(self, timeout)
+
     def state_dict(self) -> dict[str, np.ndarray]:
         return dict(self.weights)
 
@@ -231,10 +237,14 @@ class _Weights:
         return _Weights(self._arrays, path + ".")
 
 
-def load(path: str | Path) -> LoadedProgram:
-    """Read a program written by `save`; `LoadError` if the file is not exactly that."""
+def load(path: str | Path, compile: str | None = None) -> LoadedProgram:
+    """Read a program written by `save`; `LoadError` if the file is not exactly that.
+    `compile` is `frontend.script`'s (`background` by default, or `now`)."""
+    from frontend.run.tiers import check_mode, set_compile_mode
+
+    mode = check_mode(compile)
     try:
-        return _load(path)
+        return set_compile_mode(_load(path), mode)
     except LoadError:
         raise
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as err:

@@ -15,7 +15,7 @@ from xdsl.transforms.common_subexpression_elimination import (
     CommonSubexpressionElimination,
 )
 
-from lowering import contracts
+from lowering import compile_log, contracts
 
 
 class Stage(Enum):
@@ -134,10 +134,12 @@ def lower(module: ModuleOp, to: Stage | str, signature: str = "") -> ModuleOp:
     done: list[ModulePass] = []
     for stage in list(Stage)[1 : target.index + 1]:
         for pass_ in stage_passes(stage, signature):
-            run_pass(ctx, pass_, current, lambda: input_of(module, done))
+            with compile_log.timed(f"pass {pass_.name}"):
+                run_pass(ctx, pass_, current, lambda: input_of(module, done))
             done.append(pass_)
-        CONTRACTS[stage](current)
-        current.verify()
+        with compile_log.timed(f"{stage.value} contract and verify"):
+            CONTRACTS[stage](current)
+            current.verify()
     return current
 
 
