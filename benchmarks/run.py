@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks import first_call
 from benchmarks.timing import format_time, measure
 from benchmarks.workloads import WORKLOADS, Workload
 
@@ -287,11 +288,14 @@ def main(argv: list[str] | None = None) -> None:
         from benchmarks.coldstart import measure_cold_and_warm
 
         report["compile"] = measure_cold_and_warm()
+        report["first_call"] = first_call.measure([w.name for w in selected] + ["MyCell"])
     print()
     print(table(records))
     if "compile" in report:
         print()
         print(compile_table(report["compile"]))
+        print()
+        print(first_call.table(report["first_call"]))
     info["load_average_end"] = os.getloadavg()
     args.json.write_text(json.dumps(report, indent=2))
     print(f"\nresults written to {args.json}")

@@ -207,7 +207,8 @@ class ScriptFunction:
 
         compiled = self._compiled.get(signature) or self._compile_general(signature, values)
         try:
-            exact = self._shape_guard.check(signature, values)
+            with compile_log.timed("shape check"):
+                exact = self._shape_guard.check(signature, values)
         except ValueError as err:
             raise MisfitCall(str(err)) from err
         if exact is not None:
@@ -228,7 +229,8 @@ class ScriptFunction:
         """The program at stage torch-opt for `signature` (what the eager tier runs)."""
         text = format_signature(list(signature))
         try:
-            return lower(self.module, Stage.TORCH_OPT, text)
+            with compile_log.timed("torch-opt, for the eager tier"):
+                return lower(self.module, Stage.TORCH_OPT, text)
         except PipelineError as err:
             raise self._cannot_run(signature, text, err) from err
 
@@ -281,7 +283,10 @@ class ScriptFunction:
                     return self._python_source(text)
 
             try:  # the text made for this program and signature before, else lowered now
-                with compile_log.compile_report(f"{self.name} ({text})"):
+                with (
+                    compile_log.compile_report(f"{self.name} ({text})"),
+                    compile_log.timed("program: cache lookup, lowering, module imports"),
+                ):
                     source, kernel = compile_program(
                         program_parts(self.module, self.name, text), make_text, self.name
                     )

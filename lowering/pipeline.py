@@ -129,11 +129,14 @@ def lower(module: ModuleOp, to: Stage | str, signature: str = "") -> ModuleOp:
     target = Stage.parse(to)
     if target == Stage.PYTHON:
         raise ValueError("the python stage is source text: lower to 'loops' and call emit_python")
-    ctx = make_context()
+    with compile_log.timed("context (dialects) and pass imports"):
+        ctx = make_context()
+        stages = list(Stage)[1 : target.index + 1]
+        passes = {stage: stage_passes(stage, signature) for stage in stages}
     current = module.clone()
     done: list[ModulePass] = []
-    for stage in list(Stage)[1 : target.index + 1]:
-        for pass_ in stage_passes(stage, signature):
+    for stage in stages:
+        for pass_ in passes[stage]:
             with compile_log.timed(f"pass {pass_.name}"):
                 run_pass(ctx, pass_, current, lambda: input_of(module, done))
             done.append(pass_)
