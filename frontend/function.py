@@ -225,12 +225,17 @@ class ScriptFunction:
             compiled.warm = True
         return {m.__name__ for m in modules}
 
-    def _torch_opt(self, signature: Signature) -> ModuleOp:
-        """The program at stage torch-opt for `signature` (what the eager tier runs)."""
+    def _torch_opt(self, signature: Signature) -> ModuleOp | None:
+        """The program at stage torch-opt for `signature` (what the eager tier runs); None
+        where its types leave a rank open (it depends on the sizes)."""
+        from lowering.contracts import OpenTypeError
+
         text = format_signature(list(signature))
         try:
             with compile_log.timed("torch-opt, for the eager tier"):
                 return lower(self.module, Stage.TORCH_OPT, text)
+        except OpenTypeError:
+            return None
         except PipelineError as err:
             raise self._cannot_run(signature, text, err) from err
 

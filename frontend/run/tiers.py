@@ -93,15 +93,21 @@ class Tiers:
                     WORKER.submit(lambda: self._job(signature, copies(values), event))
             if event.is_set():  # done, yet not ready (shapes that do not fit): `_run` says so
                 return fn._run(args, signature, values)
-        return self.eager(signature, values)
+        return self.eager(args, signature, values)
 
-    def eager(self, signature: Any, values: list[Any]) -> Any:
-        from dialects.torch.interpreter import run_torch_ir
+    def eager(self, args: tuple[Any, ...], signature: Any, values: list[Any]) -> Any:
+        """The call on the eager tier; one the interpreter cannot run (an op without an eager
+        reference, shapes that do not fit) runs the compiled path instead, which compiles
+        first: its result, or the error a compiled call gives."""
+        from dialects.torch import interpreter
         from frontend.run.arguments import prepare
 
         fn = self.function
         module = self.eager_ir.get(signature, fn.module)
-        return run_torch_ir(module, fn.name, [prepare(v) for v in values])
+        try:
+            return interpreter.run_torch_ir(module, fn.name, [prepare(v) for v in values])
+        except (interpreter.TorchInterpreterError, NotImplementedError):
+            return fn._run_compiled(args, signature, values)
 
     def _job(self, signature: Any, values: list[Any], done: threading.Event) -> None:
         from lowering import compile_log
@@ -111,8 +117,8 @@ class Tiers:
         title = f"{fn.name} ({fn._signature_text_of(signature)}), in the background"
         try:
             with young_collections_only(), compile_log.compile_report(title):
-                if signature not in self.eager_ir:
-                    self.eager_ir[signature] = fn._torch_opt(signature)
+                if signature not in self.eager_ir:  # (None: the rank depends on sizes)
+                    self.eager_ir[signature] = fn._torch_opt(signature) or fn.module
                 self.modules |= fn._prepare_call(signature, values)
         except MisfitCall:  # the call's error: its next call runs `_run`, which raises it
             pass
