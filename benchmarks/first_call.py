@@ -10,7 +10,9 @@ reports
   costs besides tsjit's own overhead).
 `--gil` measures instead what the compile thread costs the eager calls of the main thread
 (their median while a compile runs, and without one), and how long a helper process would
-take only to import what it needs to compile (the floor of that design).
+take only to import what it needs to compile (the floor of that design). `--batches` times
+each call of the issue's batch-growth case (`relu(x * 2 + b) - tanh(x) * 0.25` compiled at
+batch 8, then called at growing batches, past the grain size) with both compile modes.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ("MyCell", "W7")  # the issue's small programs besides the seed cell
@@ -171,11 +175,48 @@ def helper_process_floor() -> float:
     return time.perf_counter() - start
 
 
+def growing(x, b):
+    return torch.relu(x * 2 + b) - torch.tanh(x) * 0.25
+
+
+BATCHES = (16, 33, 100, 300, 1000, 1000)
+
+
+def batches_child(mode: str) -> dict[str, Any]:
+    """Seconds of each call at `BATCHES` after the code for batch 8 is compiled."""
+    import numpy as np
+
+    import frontend
+
+    scripted = frontend.script(growing, compile=mode)
+    b = np.ones(64, np.float32)
+    scripted(np.ones((8, 64), np.float32), b)
+    scripted.wait_compiled()
+    times = {}
+    for index, n in enumerate(BATCHES):
+        x = np.random.default_rng(n).standard_normal((n, 64)).astype(np.float32)
+        t0 = time.perf_counter()
+        scripted(x, b)
+        times[f"{index}:batch{n}"] = time.perf_counter() - t0
+    scripted.wait_compiled()
+    t0 = time.perf_counter()
+    scripted(x, b)
+    times["after wait_compiled: batch1000"] = time.perf_counter() - t0
+    return times
+
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
     if "--child" in argv:
         rest = [a for a in argv if a != "--child"]
-        print(json.dumps(gil_child() if rest == ["--gil"] else child(rest[0])))
+        if rest[0] == "--batches":
+            print(json.dumps(batches_child(rest[1])))
+        else:
+            print(json.dumps(gil_child() if rest == ["--gil"] else child(rest[0])))
+    elif "--batches" in argv:
+        with tempfile.TemporaryDirectory(prefix="tsjit-batches-") as cache_dir:
+            runs = {m: run_child(["--batches", m], cache_dir) for m in ("now", "background")}
+        print(json.dumps(runs, indent=2))
     elif "--gil" in argv:
         with tempfile.TemporaryDirectory(prefix="tsjit-gil-") as cache_dir:
             result = run_child(["--gil"], cache_dir)
