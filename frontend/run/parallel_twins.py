@@ -82,7 +82,7 @@ def settle(module: ModuleType) -> None:
 
 
 def _queue_twins(module: ModuleType, real: int) -> None:
-    from frontend.run.tiers import WORKER
+    from frontend.run.compile_thread import WORKER
 
     with _LOCK:
         if module.__name__ in _PENDING:
@@ -106,7 +106,7 @@ def _compile_twins(module: ModuleType, real: int, event: threading.Event) -> Non
     except Exception as err:  # the module stays on its serial variants
         import warnings
 
-        from frontend.run.tiers import CompileWarning
+        from frontend.run.compile_thread import CompileWarning
 
         message = f"{title}: compiling failed, calls stay serial: {type(err).__name__}: {err}"
         warnings.warn(message, CompileWarning, stacklevel=1)

@@ -27,26 +27,21 @@ thread; calls switch to the compiled code once the job has made `_ready_call` tr
 
 from __future__ import annotations
 
-import contextlib
 import os
-import queue
 import re
 import threading
 import time
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from frontend.function import ScriptFunction
+from frontend.run.compile_thread import WORKER, CompileWarning
+
+ScriptFunction = Any  # frontend.function.ScriptFunction (which imports this module)
 
 MODES = ("background", "now")
-
-
-class CompileWarning(UserWarning):
-    """A background compile failed: the program keeps running on the eager tier."""
 
 
 class MisfitCall(Exception):
@@ -218,34 +213,6 @@ def wait_program(program: Any, timeout: float | None) -> bool:
         if not function._tiers.wait(left):
             return False
     return True
-
-
-# ---- the compile thread ----
-
-
-class Worker:
-    """One daemon thread running the queued jobs in order (started on the first job)."""
-
-    def __init__(self) -> None:
-        self.queue: queue.Queue[Callable[[], None]] = queue.Queue()
-        self.thread: threading.Thread | None = None
-        self.lock = threading.Lock()
-
-    def submit(self, job: Callable[[], None]) -> None:
-        with self.lock:
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._loop, name="tsjit-compile", daemon=True)
-                self.thread.start()
-        self.queue.put(job)
-
-    def _loop(self) -> None:
-        while True:
-            job = self.queue.get()
-            with contextlib.suppress(BaseException):
-                job()
-
-
-WORKER = Worker()
 
 
 # ---- the failure warning ----
