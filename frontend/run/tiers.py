@@ -81,6 +81,7 @@ class Tiers:
             if ready:
                 return fn._run(args, signature, values)
             key = job_key(signature, values)
+            fn._last_signature = signature  # what `.code` and `.ir()` show by default
             with self.lock:
                 event = self.jobs.get(key)
                 if event is None:
