@@ -170,8 +170,17 @@ class ScriptFunction:
         from lowering.run.jit import young_collections_only
 
         title = f"{self.name} ({self._signature_text_of(signature)})"
-        with young_collections_only(), compile_log.compile_report(title):
-            return self._run(args, signature, values)  # numba compiles or loads the kernels
+        with young_collections_only(), compile_log.compile_report(title) as report:
+            if report is None:
+                return self._run(args, signature, values)  # numba compiles or loads kernels
+            self._compiled.get(signature) or self._compile_general(signature, values)
+            with compile_log.timed("shape check"):
+                self._shape_guard.check(signature, values)  # what `_run` checks, remembered
+            with compile_log.timed("numba: the first call (compiles or loads its functions)"):
+                result = self._run(args, signature, values)
+            compiled = self._compiled.get(signature)
+            compile_log.numba_cache_hits(compiled.modules() if compiled else [])
+            return result
 
     def wait_compiled(self, timeout: float | None = None) -> bool:
         """Waits until every signature called so far runs compiled code (True), or until
