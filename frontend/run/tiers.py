@@ -11,11 +11,13 @@ thread; calls switch to the compiled code once the job has made `_ready_call` tr
   `torch-opt` stage for the call's signature (the compiled code's semantics) once the compile
   thread has lowered it, the torch-stage IR for the calls before that (lowering to torch-opt
   takes 0.3 s in a fresh process: most of the first-call budget).
-- One compile thread per process runs the jobs in order (`WORKER`): lower to torch-opt for
-  the eager tier, then `ScriptFunction._prepare_call` (the compile of `_run`, the shape
-  check, a run of the kernel on copies of the arguments so that numba compiles the code
-  these arguments need, with every size-dispatched function on its serial variant: the
-  parallel twins compile when a call first crosses the grain size, `parallel_twins.py`).
+- One compile thread per process runs the jobs in order (`WORKER`), each queued when the
+  call that found no code has its eager result (that call shares the GIL with no compile):
+  lower to torch-opt for the eager tier, then `ScriptFunction._prepare_call` (the compile of
+  `_run`, the shape check, a run of the kernel on copies of the arguments so that numba
+  compiles the code these arguments need, with every size-dispatched function on its serial
+  variant: the parallel twins compile when a call first crosses the grain size,
+  `parallel_twins.py`).
   A thread, not a helper process: a fresh process needs 3 s to import torch, numba and tsjit
   before it compiles anything (the whole 1 s budget); the cost of the thread to the eager
   calls it shares the GIL with is measured in docs/first-call.md.
@@ -84,11 +86,17 @@ class Tiers:
             fn._last_signature = signature  # what `.code` and `.ir()` show by default
             with self.lock:
                 event = self.jobs.get(key)
-                if event is None:
+                queue = event is None
+                if queue:
                     event = self.jobs[key] = threading.Event()
-                    WORKER.submit(lambda: self._job(signature, copies(values), event))
             if event.is_set():  # done, yet not ready (shapes that do not fit): `_run` says so
                 return fn._run(args, signature, values)
+            if queue:  # the job starts once this call is answered: no GIL shared until then
+                try:
+                    return self.eager(args, signature, values)
+                finally:
+                    job_values = copies(values)
+                    WORKER.submit(lambda: self._job(signature, job_values, event))
         return self.eager(args, signature, values)
 
     def eager(self, args: tuple[Any, ...], signature: Any, values: list[Any]) -> Any:
