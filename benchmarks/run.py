@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import inductor
+from benchmarks import first_call, inductor
 from benchmarks.isa import machine_model_record, reexec_for_cpu
 from benchmarks.timing import format_time, measure
 from benchmarks.workloads import WORKLOADS, Workload
@@ -322,11 +322,14 @@ def main(argv: list[str] | None = None) -> None:
         from benchmarks.coldstart import measure_cold_and_warm
 
         report["compile"] = measure_cold_and_warm()
+        report["first_call"] = first_call.measure([w.name for w in selected] + ["MyCell"])
     print()
     print(table(records))
     if "compile" in report:
         print()
         print(compile_table(report["compile"]))
+        print()
+        print(first_call.table(report["first_call"]))
     info["load_average_end"] = os.getloadavg()
     path = args.json or default_json(info)
     path.write_text(json.dumps(report, indent=2))

@@ -14,6 +14,7 @@ from frontend.errors import LoadError, ScriptError
 from frontend.freeze import freeze
 from frontend.function import ScriptFunction
 from frontend.module import ScriptMethod, ScriptModule, export, ignore
+from frontend.run.tiers import CompileWarning, check_mode, each_function, set_compile_mode
 from frontend.script.modules import is_module
 from frontend.serialization import dumps, load, loads, save
 from frontend.torch_interop import compile_backend, from_torch_export
@@ -21,42 +22,43 @@ from lowering.pipeline import Stage
 from lowering.run.threads import get_num_threads, set_num_threads
 
 
-def script(obj: Any, backend: str = "compiled") -> Any:
+def script(obj: Any, backend: str = "compiled", compile: str | None = None) -> Any:
     """Compile a function or an `nn.Module` to torch IR (like `torch.jit.script`).
 
     A function gives a `ScriptFunction`; a module (from `frontend.torch.nn` or `torch.nn`) a
     `ScriptModule` with `forward` and the `@frontend.export` methods compiled. Raises
     `ScriptError` pointing at the source of anything that cannot be scripted.
-    `backend="interpreter"` (functions only) runs the torch IR op by op with the eager
-    references instead of compiling it: a reference executor for tests (a function that is
-    already scripted switches to that backend).
+    `compile="background"` (the default, unless `$TSJIT_COMPILE` says `now`): a call with no
+    compiled code for its signature runs at once on the eager tier while the code compiles
+    in a background thread, and later calls switch to it (`wait_compiled()` waits for it);
+    `compile="now"`: every call runs compiled code, compiled first when needed.
+    `backend="interpreter"` runs the torch IR op by op with the eager references instead of
+    compiling it: a reference executor for tests (a function or module that is already
+    scripted switches to that backend).
     """
+    mode = check_mode(compile) if compile is not None else None
     if backend != "compiled":
-        return _with_backend(script(obj), backend)
+        return _with_backend(script(obj, compile=compile), backend)
     if isinstance(obj, ScriptFunction | ScriptModule):
-        return obj
+        return set_compile_mode(obj, mode) if mode is not None else obj
     if is_module(obj):
-        return script_module(obj)
-    if isinstance(obj, type):
+        scripted: Any = script_module(obj)
+    elif isinstance(obj, type):
         raise ScriptError(
             f"cannot script the class {obj.__name__}: script an instance",
             hint=f"frontend.script({obj.__name__}(...))",
         )
-    if not callable(obj):
+    elif not callable(obj):
         raise ScriptError(f"cannot script a {type(obj).__name__}: expected a function or a module")
-    return script_function(obj)
+    else:
+        scripted = script_function(obj)
+    return set_compile_mode(scripted, mode) if mode is not None else scripted
 
 
-def _with_backend(function: Any, backend: str) -> ScriptFunction:
+def _with_backend(scripted: Any, backend: str) -> Any:
     if backend != "interpreter":
         raise ValueError(f"unknown backend {backend!r}: expected 'compiled' or 'interpreter'")
-    if not isinstance(function, ScriptFunction):
-        raise ValueError("backend='interpreter' is available for scripted functions only")
-    function.backend = backend
-    if function.variants is not None:  # one function per argument structure, built on call
-        build = function.variants.build
-        function.variants.build = lambda constants: _with_backend(build(constants), backend)
-    return function
+    return each_function(scripted, lambda f: setattr(f, "backend", backend))
 
 
 from frontend.trace.errors import TraceError, TracerWarning, TracingCheckError  # noqa: E402
@@ -64,6 +66,7 @@ from frontend.trace.tracer import TracedFunction, TracedModule, trace, trace_mod
 
 __all__ = [
     "compile_backend",
+    "CompileWarning",
     "from_torch_export",
     "Library",
     "freeze",

@@ -22,9 +22,11 @@ from frontend.run.arguments import (
     to_caller_kind,
 )
 from frontend.run.fast_call import MISS, FastCalls
-from frontend.run.shape_guard import ShapeGuard, exact_signature_text
+from frontend.run.shape_guard import ShapeGuard, call_key, exact_signature_text
+from frontend.run.tiers import MisfitCall, Tiers, default_mode
 from frontend.script.calls import CompiledFunction
 from frontend.trace.calls import NOT_RECORDED, record_compiled_call, tracing_active
+from lowering import compile_log
 from lowering.pipeline import PipelineError, Stage, lower
 from lowering.run.threads import use_thread_setting
 from lowering.signature import format_signature, parse_signature
@@ -38,6 +40,15 @@ class CompiledCall:
     def __init__(self, source: str, kernel: Callable[..., Any]) -> None:
         self.source = source
         self.kernel = kernel
+        self.warm = False  # numba compiled what a call of the signature needs (tiers.py)
+
+    def modules(self) -> list[Any]:
+        """The loaded generated modules of the program (shared ones first, then the main)."""
+        from lowering.run.jit import load_module
+        from lowering.run.program_text import split_program
+
+        shared, main = split_program(self.source)
+        return [load_module(text) for text in [*shared, main]]
 
 
 class ScriptFunction(CompiledFunction):
@@ -64,6 +75,8 @@ class ScriptFunction(CompiledFunction):
         self.result_structure: Any = None  # nested tuples of the results (None: as returned)
         self.steps: Any = None  # (steps, entry arguments) when calls stay in Python
         self._fast_calls = FastCalls()  # exact argument keys already checked -> kernel
+        self.compile_mode = default_mode()  # "background": tiered calls; "now": compile first
+        self._tiers = Tiers(self)
 
     def _entry(self) -> func.FuncOp:
         for op in self.module.ops:
@@ -108,7 +121,9 @@ class ScriptFunction(CompiledFunction):
     def _python_source(self, signature: str) -> str:
         from lowering.python_target import emit_python
 
-        return emit_python(lower(self.module, Stage.LOOPS, signature))
+        loops = lower(self.module, Stage.LOOPS, signature)
+        with compile_log.timed("python target"):
+            return emit_python(loops)
 
     # ---- calls ----
 
@@ -143,8 +158,10 @@ class ScriptFunction(CompiledFunction):
             from dialects.torch.interpreter import run_torch_ir
 
             result = run_torch_ir(self.module, self.name, [prepare(v) for v in values])
-        else:
+        elif self.compile_mode == "now":
             result = self._run_compiled(args, signature, values)
+        else:  # compiled code when ready for this call, else the eager tier
+            result = self._tiers.call(args, signature, values)
         if self.result_structure is not None:
             from frontend.script.control import regroup_tuples
 
@@ -157,8 +174,87 @@ class ScriptFunction(CompiledFunction):
             return self._run(args, signature, values)
         from lowering.run.jit import young_collections_only
 
-        with young_collections_only():  # compile, and numba compiles or loads the kernels
-            return self._run(args, signature, values)
+        title = f"{self.name} ({self._signature_text_of(signature)})"
+        with young_collections_only(), compile_log.compile_report(title) as report:
+            if report is None:
+                return self._run(args, signature, values)  # numba compiles or loads kernels
+            self._compiled.get(signature) or self._compile_general(signature, values)
+            with compile_log.timed("shape check"):
+                self._shape_guard.check(signature, values)  # what `_run` checks, remembered
+            with compile_log.timed("numba: the first call (compiles or loads its functions)"):
+                result = self._run(args, signature, values)
+            compiled = self._compiled.get(signature)
+            compile_log.numba_cache_hits(compiled.modules() if compiled else [])
+            return result
+
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """Waits until every signature called so far runs compiled code (True), or until
+        `timeout` seconds pass (False); raises the error of a background compile that failed."""
+        from frontend.run.tiers import wait_program
+
+        return wait_program(self, timeout)
+
+    # ---- the compile thread's side of tiered calls (frontend/run/tiers.py) ----
+
+    def _ready_call(self, signature: Signature, values: list[Any]) -> bool:
+        """Whether `_run` has compiled, warmed code for this call: it compiles nothing."""
+        guard = self._shape_guard
+        positions = guard.shape_ints.get(signature)
+        key = None if positions is None else call_key(values, positions)
+        if key is None or key not in guard.checked:
+            return False
+        general = self._compiled.get(signature)
+        if general is None and signature in self._open_types:
+            exact = tuple(parse_signature(exact_signature_text(signature, values)))
+            general = self._compiled.get(exact)
+        specialization = guard.checked[key]
+        if specialization is not None:
+            target = specialization.function
+            general = general and target._compiled.get(specialization.signature)
+        return general is not None and general.warm
+
+    def _prepare_call(self, signature: Signature, values: list[Any]) -> set[str]:
+        """What `_run` compiles for this call, then a run on `values` (copies) with the
+        parallel twins held back, so that numba compiles the serial code the call needs;
+        the names of the program's modules. `MisfitCall` for shapes that do not fit."""
+        from frontend.run import parallel_twins
+
+        compiled = self._compiled.get(signature) or self._compile_general(signature, values)
+        try:
+            with compile_log.timed("shape check"):
+                exact = self._shape_guard.check(signature, values)
+        except ValueError as err:
+            raise MisfitCall(str(err)) from err
+        if exact is not None:
+            compiled = exact.compiled()
+        modules = compiled.modules()
+        if not compiled.warm:
+            for module in modules:
+                parallel_twins.hold(module)
+            with compile_log.timed("numba (a run on copies of the arguments)"):
+                _warm_up(compiled, values)
+            compile_log.numba_cache_hits(modules)
+            for module in modules:
+                parallel_twins.settle(module)
+            compiled.warm = True
+        return {m.__name__ for m in modules}
+
+    def _torch_opt(self, signature: Signature) -> ModuleOp | None:
+        """The program at stage torch-opt for `signature` (what the eager tier runs); None
+        where its types leave a rank open (it depends on the sizes)."""
+        from lowering.contracts import OpenTypeError
+
+        text = format_signature(list(signature))
+        try:
+            with compile_log.timed("torch-opt, for the eager tier"):
+                return lower(self.module, Stage.TORCH_OPT, text)
+        except OpenTypeError:
+            return None
+        except PipelineError as err:
+            raise self._cannot_run(signature, text, err) from err
+
+    def _signature_text_of(self, signature: Signature) -> str:
+        return format_signature(list(signature))
 
     def _run(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
         compiled = self._compiled.get(signature) or self._compile_general(signature, values)
@@ -198,24 +294,38 @@ class ScriptFunction(CompiledFunction):
             if signature in self._compiled:
                 return self._compiled[signature]
             text = format_signature(list(signature))
-            try:  # the text made for this program and signature before, else lowered now
-                source, kernel = compile_program(
-                    program_parts(self.module, self.name, text),
-                    lambda: self._python_source(text),
-                    self.name,
-                )
-            except PipelineError as err:
-                from frontend.script.error_location import with_location
+            lowered = []
 
-                message = (
-                    f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
-                    f"{_first_line(err)}"
-                )
-                raise TypeError(with_location(self, message, text)) from err
+            def make_text() -> str:
+                lowered.append(True)
+                with compile_log.timed("lowering and the python target"):
+                    return self._python_source(text)
+
+            try:  # the text made for this program and signature before, else lowered now
+                with (
+                    compile_log.compile_report(f"{self.name} ({text})"),
+                    compile_log.timed("program: cache lookup, lowering, module imports"),
+                ):
+                    source, kernel = compile_program(
+                        program_parts(self.module, self.name, text), make_text, self.name
+                    )
+                    if not lowered:
+                        compile_log.note("program cache: the text made before (no lowering)")
+            except PipelineError as err:
+                raise self._cannot_run(signature, text, err) from err
             compiled = CompiledCall(source, kernel)
             self._compiled[signature] = compiled
             self._last_signature = signature
             return compiled
+
+    def _cannot_run(self, signature: Signature, text: str, err: PipelineError) -> TypeError:
+        from frontend.script.error_location import with_location
+
+        message = (
+            f"{self.name}() cannot run with ({describe(self.arguments, list(signature))}): "
+            f"{_first_line(err)}"
+        )
+        return TypeError(with_location(self, message, text))
 
     def save(self, path: Any) -> None:
         """Write the program to one file (`frontend.load` reads it back, without the source)."""
@@ -259,6 +369,22 @@ def _default_spec(t: Attribute) -> str:
     if isinstance(t, ValueTensorType):
         return format_signature([t]) if t.is_fully_known else "f32[?]"
     return format_signature([t])
+
+
+def _warm_up(compiled: CompiledCall, values: list[Any]) -> None:
+    """Runs the kernel on `values` (copies) so that numba compiles what they need; an error
+    of the program itself (a script's `raise`, an index out of range) is the call's, not
+    the compile's: the code compiled until then stays, and later calls compile the rest."""
+    from numba.core.errors import NumbaError
+
+    from frontend.run.arguments import prepare
+
+    try:
+        compiled.kernel(*[prepare(v) for v in values])
+    except NumbaError:
+        raise
+    except Exception:  # noqa: BLE001 - see the docstring
+        pass
 
 
 def _first_line(err: Exception) -> str:

@@ -73,6 +73,12 @@ class ScriptMethod:
     def ir(self, stage: Any = "torch", signature: str | None = None) -> str:
         return self.function.ir(stage, signature)
 
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """See `ScriptFunction.wait_compiled`."""
+        from frontend.run.tiers import wait_program
+
+        return wait_program(self, timeout)
+
     def parameter_values(self) -> list[Any]:
         values = []
         for path in self.param_paths:
@@ -145,6 +151,12 @@ class ScriptModule:
 
     def ir(self, stage: Any = "torch", signature: str | None = None) -> str:
         return self._method("forward").ir(stage, signature)
+
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """Waits for the background compiles of every method (see `ScriptFunction`)."""
+        from frontend.run.tiers import wait_program
+
+        return wait_program(self, timeout)
 
     def save(self, path: Any) -> None:
         """Write the compiled methods and their weights to one file (`frontend.load` reads it)."""

@@ -235,6 +235,12 @@ class LoadedProgram:
     def ir(self, stage: Any = "torch", signature: str | None = None) -> str:
         return self._method("forward").ir(stage, signature)
 
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """Waits for the background compiles of every method (see `ScriptFunction`)."""
+        from frontend.run.tiers import wait_program
+
+        return wait_program(self, timeout)
+
     def state_dict(self) -> dict[str, np.ndarray]:
         return dict(self.weights)
 
@@ -263,17 +269,23 @@ class _Weights:
         return _Weights(self._arrays, path + ".")
 
 
-def load(path: str | Path, *, max_bytes: int | None = None) -> LoadedProgram:
+def load(
+    path: str | Path, *, max_bytes: int | None = None, compile: str | None = None
+) -> LoadedProgram:
     """Read a program written by `save`; `LoadError` if the file is not exactly that.
 
     At most `max_bytes` bytes are inflated from the file (default: `$TSJIT_LOAD_MAX_BYTES`,
     else twice the weights' bytes the manifest declares plus 64 MiB for the IR text); see
     `frontend/saved_archive.py` for the checks made before anything is read, and
     `frontend/load_verifier.py` for what the IR may hold. ValueError for a `max_bytes` (or
-    `$TSJIT_LOAD_MAX_BYTES`) that is not a number of bytes."""
+    `$TSJIT_LOAD_MAX_BYTES`) that is not a number of bytes. `compile` is
+    `frontend.script`'s (`background` by default, or `now`)."""
+    from frontend.run.tiers import check_mode, set_compile_mode
+
+    mode = check_mode(compile)
     budget_limit(0, max_bytes)  # the caller's mistake: raised as it is, before the file is read
     try:
-        return _load(path, max_bytes)
+        return set_compile_mode(_load(path, max_bytes), mode)
     except (LoadError, MemoryError):
         raise
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as err:

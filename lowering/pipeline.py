@@ -18,7 +18,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.utils.target import Target
 
-from lowering import contracts
+from lowering import compile_log, contracts
 
 
 class Stage(Enum):
@@ -132,15 +132,20 @@ def lower(module: ModuleOp, to: Stage | str, signature: str = "") -> ModuleOp:
     target = Stage.parse(to)
     if target == Stage.PYTHON:
         raise ValueError("the python stage is source text: lower to 'loops' and call emit_python")
-    ctx = make_context()
+    with compile_log.timed("context (dialects) and pass imports"):
+        ctx = make_context()
+        stages = list(Stage)[1 : target.index + 1]
+        passes = {stage: stage_passes(stage, signature) for stage in stages}
     current = module.clone()
     done: list[ModulePass] = []
-    for stage in list(Stage)[1 : target.index + 1]:
-        for pass_ in stage_passes(stage, signature):
-            run_pass(ctx, pass_, current, lambda: input_of(module, done))
+    for stage in stages:
+        for pass_ in passes[stage]:
+            with compile_log.timed(f"pass {pass_.name}"):
+                run_pass(ctx, pass_, current, lambda: input_of(module, done))
             done.append(pass_)
-        CONTRACTS[stage](current)
-        current.verify()
+        with compile_log.timed(f"{stage.value} contract and verify"):
+            CONTRACTS[stage](current)
+            current.verify()
     return current
 
 

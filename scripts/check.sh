@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH"
 export TSJIT_CACHE_DIR="${TSJIT_CACHE_DIR:-$(mktemp -d -t tsjit-check-XXXXXX)}"
+export TSJIT_COMPILE=now  # every call runs compiled code: the checks test the compiler
 echo "== ruff"
 ruff check .
 echo "== lit"

@@ -79,8 +79,8 @@ class ShapeGuard:
         for `signature` would be wrong for these shapes; a ValueError when they do not fit.
         """
         positions = self.int_positions(signature)
-        ints = tuple((i, int(values[i])) for i in positions)
-        key = (tuple(getattr(v, "shape", None) for v in values), ints)
+        key = call_key(values, positions)
+        ints = key[1]
         if key in self.checked:
             return self.checked[key]
         fn = self.function
@@ -132,6 +132,12 @@ class ShapeGuard:
             fn = self.function
             self.variants[ints] = self.make_variant(module, fn.name, fn.python_fn)
         return self.variants[ints]
+
+
+def call_key(values: list[Any], positions: tuple[int, ...]) -> tuple[Any, ...]:
+    """What `ShapeGuard.check` decides by: the shapes, and the `int`s at `positions`."""
+    ints = tuple((i, int(values[i])) for i in positions)
+    return (tuple(getattr(v, "shape", None) for v in values), ints)
 
 
 def _in_regions_only(module: ModuleOp, err: Exception) -> bool:

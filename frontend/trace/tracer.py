@@ -34,6 +34,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from frontend.function import ScriptFunction, Signature
 from frontend.run.arguments import Argument, spec_of
+from frontend.run.tiers import set_compile_mode
 from frontend.torch.interception import intercepting
 from frontend.torch.tensor import Tensor
 from frontend.trace.check import check
@@ -50,18 +51,20 @@ def trace(
     check_trace: bool = True,
     check_inputs: Sequence[Any] | None = None,
     strict: bool = False,
+    compile: str | None = None,
 ) -> Any:
     """Record the ops `fn_or_module(*example_inputs)` runs (like `torch.jit.trace`).
 
     `example_inputs` is a tensor or a tuple of tensors (`frontend.torch`, numpy or PyTorch).
     With `check_trace`, the trace is re-run on each of `check_inputs` (default: the example
-    inputs) and compared with the Python function (see `trace_check`).
+    inputs) and compared with the Python function (see `trace_check`). `compile` is
+    `frontend.script`'s (`background` by default, or `now`).
     """
     if _is_module(fn_or_module):
         checks = None if check_inputs is None else [{"forward": c} for c in check_inputs]
         return trace_module(
             fn_or_module, {"forward": example_inputs}, check_trace=check_trace,
-            check_inputs=checks, strict=strict,
+            check_inputs=checks, strict=strict, compile=compile,
         )  # fmt: skip
     if not callable(fn_or_module):
         kind = type(fn_or_module).__name__
@@ -69,6 +72,8 @@ def trace(
     fn = fn_or_module
     traced = trace_function(fn, _symbol(getattr(fn, "__name__", "fn")), _as_inputs(example_inputs),
                             strict=strict)  # fmt: skip
+    if compile is not None:
+        set_compile_mode(traced, compile)
     if check_trace:
         checks = [_as_inputs(c) for c in (check_inputs or [example_inputs])]
         check(traced, fn, checks, strict, trace_function)
@@ -82,6 +87,7 @@ def trace_module(
     check_trace: bool = True,
     check_inputs: Sequence[dict[str, Any]] | None = None,
     strict: bool = False,
+    compile: str | None = None,
 ) -> TracedModule:
     """Trace several methods of `module`: `{"forward": inputs, "encode": inputs}`."""
     if not inputs:
@@ -96,6 +102,8 @@ def trace_module(
         functions[method_name] = trace_function(
             method, symbol, _as_inputs(example), strict=strict, names=names
         )
+        if compile is not None:
+            set_compile_mode(functions[method_name], compile)
         if check_trace:
             checks = [c[method_name] for c in check_inputs or [] if method_name in c] or [example]
             inputs = [_as_inputs(c) for c in checks]
