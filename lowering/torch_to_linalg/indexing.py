@@ -77,7 +77,8 @@ class ConvertIndexSelectOp(RewritePattern):
         dim = arg_value(op.dim) % rank
         count = dim_size(rewriter, index, 0) if _rank(index) else None
         sizes = [count if d == dim else dim_size(rewriter, source, d) for d in range(rank)]
-        check_in_range(rewriter, index, sizes[dim], "IndexError", message, wraps=False)
+        bound = dim_size(rewriter, source, dim)
+        check_in_range(rewriter, index, bound, "IndexError", message, wraps=False)
 
         read = index_reader(rewriter, index)
 

@@ -182,3 +182,14 @@ def test_weights_used_as_indices_are_checked() -> None:
     module = frontend.script(Lookup())
     with pytest.raises(IndexError):
         module(X)
+
+
+def test_index_counts_other_than_the_source_size() -> None:
+    """The bound is the source's size, not the number of indices."""
+    for i in ([2], [2, 0, 1, 2, 1]):
+        t = torch.tensor(i)
+        assert_like_torch(index_select, (X, t))
+        assert_like_torch(embedding, (X, t))
+        assert_like_torch(index_fill, (X, t))
+    assert_like_torch(index_select, (X, torch.tensor([3])))
+    assert_like_torch(gather, (X, rows([2, 1, 2, 0, 2])[:5]))
