@@ -171,12 +171,13 @@ class Fusion:
         return inputs, maps
 
     def build(self, inputs: Sequence[SSAValue], maps: Sequence[AffineMap]) -> GenericOp:
-        """The fused op. Both bodies are moved into it when the consumer is the producer's
-        only user (both are erased then; cloning the growing body of a chain of fusions at
-        each step made the pass quadratic), else the producer's is cloned."""
+        """The fused op. Both bodies are moved into it when the fused operands are the
+        producer's only uses (both are erased then; cloning the growing body of a chain of
+        fusions at each step made the pass quadratic), else the producer's is cloned."""
         producer, consumer = self.producer, self.consumer
         to_consumer = self.producer_dims()
-        if all(use.operation is consumer for use in producer.res[0].uses):
+        operands = set(self.operands)
+        if all(u.operation is consumer and u.index in operands for u in producer.res[0].uses):
             block = self.move_bodies(inputs, to_consumer)
         else:
             block = Block(arg_types=[element_type(v) for v in (*inputs, *consumer.outputs)])

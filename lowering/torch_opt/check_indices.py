@@ -13,13 +13,15 @@ checked where they are lowered (`lowering/torch_to_linalg/index_checks.py`).
 (which turns `narrow` into a slice and `one_hot` into comparisons).
 **Produces:** before each `select.int` whose index or dim size is not a constant: `size.int`
 where the size is `?` and a `torch.prim.If` raising IndexError when the index is outside
-`[-size, size)`. Before each `narrow` whose start, length or size is not a constant: IndexError
+`[-size, size)` (marked `RUN_TIME_CHECK`: it becomes a `cf.assert`). Before each `narrow`
+whose start, length or size is not a constant: IndexError
 when the start is outside `[-size, size]`, RuntimeError when the length is negative or
 (start, wrapped) + length exceeds the size; a start known only at run time is replaced by its
 wrapped value (`start + size` when negative), as torch counts it. Before each `one_hot`: its
 input's `max` and `min` (`Int.Tensor`) and RuntimeError when a class is negative or not below
 `num_classes`. Constant indices on static sizes are left to the shape rules (they raise when
-the program is compiled).
+the program is compiled), and so is the counter of a loop over the dim (`for t in
+range(x.shape[0]): x[t]`).
 ```mlir
 %n = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
 %low = torch.aten.neg.int %n : !torch.int -> !torch.int
@@ -31,7 +33,7 @@ torch.prim.If %outside -> () {
   torch.prim.If.yield
 } else {
   torch.prim.If.yield
-}
+} {tsjit.run_time_check}
 %r = torch.aten.select.int %x, %int0, %i : ...
 ```
 """
@@ -42,17 +44,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects.torch.meta import Dynamic
 from dialects.torch.op_base import arg_value
-from dialects.torch.ops.data_movement import AtenSelectIntOp
+from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSizeIntOp
 from dialects.torch.ops.gathering import AtenOneHotOp
 from dialects.torch.ops.op_sequence import OpSequence
-from dialects.torch.ops.prim import raise_if
+from dialects.torch.ops.prim import PrimLoopOp, raise_if
 from dialects.torch.ops.reduction import AtenMaxOp, AtenMinOp
 from dialects.torch.ops.reshaping import AtenNarrowOp
 from dialects.torch.ops.scalar import (
@@ -68,6 +70,7 @@ from dialects.torch.ops.scalar import (
     AtenOrBoolOp,
 )
 from dialects.torch.types import DYN, ValueTensorType
+from lowering.ir_marks import RUN_TIME_CHECK
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,9 @@ def _size_text(size: int) -> str:
 
 
 def _raise(seq: OpSequence, condition: SSAValue, kind: str, message: str) -> None:
-    seq.add(raise_if(condition, kind, message))
+    check = raise_if(condition, kind, message)
+    check.attributes[RUN_TIME_CHECK] = UnitAttr()  # lowered to a `cf.assert`
+    seq.add(check)
 
 
 def _outside(seq: OpSequence, value: Any, low: Any, high: Any, inclusive: bool) -> SSAValue:
@@ -123,12 +128,31 @@ def check_select(op: AtenSelectIntOp) -> None:
     if found is None or (index is not None and found[1] != DYN):
         return
     d, static = found
+    if counts_up_to_size(op.index, op.self_, d):
+        return
     seq = OpSequence()
     size = seq.size(op.self_, d)
     low = -size if isinstance(size, int) else seq.call(AtenNegIntOp, size)
     message = f"select(): index out of range for dimension {d}{_size_text(static)}"
     _raise(seq, _outside(seq, op.index, low, size, inclusive=False), "IndexError", message)
     Rewriter.insert_op(seq.ops, InsertPoint.before(op))
+
+
+def counts_up_to_size(index: SSAValue, x: SSAValue, dim: int) -> bool:
+    """Whether `index` is the counter of a `prim.Loop` of `x.size(dim)` iterations (`for t in
+    range(x.shape[0]): x[t]`): always in range, nothing to check."""
+    if not isinstance(index, BlockArgument) or index.index != 0:
+        return False
+    loop = index.block.parent_op()
+    if not isinstance(loop, PrimLoopOp):
+        return False
+    count = loop.max_trip_count.owner
+    return (
+        isinstance(count, AtenSizeIntOp)
+        and count.self_ is x
+        and _dim_and_size(x, count.dim) is not None
+        and _dim_and_size(x, count.dim)[0] == dim  # type: ignore[index]
+    )
 
 
 def check_narrow(op: AtenNarrowOp) -> None:
