@@ -28,12 +28,12 @@ range(x.shape[0]): x[t]`).
 %below = torch.aten.lt.int %i, %low : !torch.int, !torch.int -> !torch.bool
 %above = torch.aten.ge.int %i, %n : !torch.int, !torch.int -> !torch.bool
 %outside = torch.aten.__or__.bool %below, %above : !torch.bool, !torch.bool -> !torch.bool
-torch.prim.If %outside -> () {
+torch.prim.If %outside {tsjit.run_time_check} -> () {
   torch.prim.RaiseException "IndexError" "select(): index out of range for dimension 0 ..."
   torch.prim.If.yield
 } else {
   torch.prim.If.yield
-} {tsjit.run_time_check}
+}
 %r = torch.aten.select.int %x, %int0, %i : ...
 ```
 """
@@ -179,7 +179,8 @@ def check_narrow(op: AtenNarrowOp) -> None:
     elif start < 0:
         first = start + size if isinstance(size, int) else seq.call(AtenAddIntOp, size, start)
     end = seq.call(AtenAddIntOp, first, op.length)
-    message = f"start + length exceeds dimension size{_size_text(static)}."
+    shown_size = f" ({static})" if static != DYN else ""
+    message = f"start + length exceeds dimension size{shown_size}."
     _raise(seq, seq.call(AtenGtIntOp, end, size), "RuntimeError", message)
     Rewriter.insert_op(seq.ops, InsertPoint.before(op))
     if start is None:
