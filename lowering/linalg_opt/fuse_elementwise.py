@@ -51,6 +51,11 @@ from xdsl.pattern_rewriter import (
 CHEAP_OP_LIMIT = 8
 """A producer recomputed per use or per broadcast point has at most this many body ops."""
 
+MOVE_ABOVE = 64
+"""A producer body of more ops is moved into the fused op rather than cloned: in a chain of
+fusions each step clones the whole growing body, quadratic in the chain's length (1,000
+elementwise lines took minutes). Shorter bodies are cloned, as they always were."""
+
 CHEAP_MATH_OPS = (math.AbsFOp, math.FloorOp, math.CeilOp, math.TruncOp, math.CopySignOp)
 EXPENSIVE_ARITH_OPS = (arith.DivfOp, arith.DivSIOp, arith.RemSIOp, arith.FloorDivSIOp)
 
@@ -76,6 +81,11 @@ def is_cheap(op: GenericOp) -> bool:
         if o.dialect_name() == "math" and not isinstance(o, CHEAP_MATH_OPS):
             return False
     return True
+
+
+def has_more_ops(block: Block, limit: int) -> bool:
+    """Whether `block` holds more than `limit` top-level ops (counted up to `limit + 1`)."""
+    return any(count >= limit for count, _ in enumerate(block.ops))
 
 
 def is_permutation(affine_map: AffineMap) -> bool:
@@ -174,10 +184,9 @@ class Fusion:
         """The fused op. Both bodies are moved into it when the fused operands are the
         producer's only uses (both are erased then; cloning the growing body of a chain of
         fusions at each step made the pass quadratic), else the producer's is cloned."""
-        producer, consumer = self.producer, self.consumer
+        consumer = self.consumer
         to_consumer = self.producer_dims()
-        operands = set(self.operands)
-        if all(u.operation is consumer and u.index in operands for u in producer.res[0].uses):
+        if self.moves():
             block = self.move_bodies(inputs, to_consumer)
         else:
             block = Block(arg_types=[element_type(v) for v in (*inputs, *consumer.outputs)])
@@ -190,6 +199,15 @@ class Fusion:
             consumer.iterator_types,
             consumer.res.types,
         )
+
+    def moves(self) -> bool:
+        """Whether `build` moves the bodies: the producer's is long (more than `MOVE_ABOVE`
+        ops) and the fused operands are its only uses."""
+        if not has_more_ops(self.producer.body.block, MOVE_ABOVE):
+            return False
+        operands = set(self.operands)
+        uses = self.producer.res[0].uses
+        return all(u.operation is self.consumer and u.index in operands for u in uses)
 
     def move_bodies(self, inputs: Sequence[SSAValue], dims: AffineMap) -> Block:
         """`fill_body`'s block made of the producer's block: its arguments and yield adapted,
@@ -285,6 +303,10 @@ def element_type(value: SSAValue):
 class FuseElementwiseProducer(RewritePattern):
     """A consumer generic absorbs one fusable producer of its inputs (see the module doc)."""
 
+    def __init__(self) -> None:
+        self.unlisted: set[GenericOp] = set()
+        """Fused ops whose body ops are in no walker's worklist (made by `build`)."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         maps = maps_of(op)
@@ -301,11 +323,31 @@ class FuseElementwiseProducer(RewritePattern):
             inputs, fused_maps = fusion.operands_and_maps()
             if not maps_cover(fused_maps, len(op.iterator_types)):  # a producer without
                 continue  # inputs gave the bound
+            stale = self.listed_body_ops(fusion) if fusion.moves() else []
             fused = fusion.build(inputs, fused_maps)
             rewriter.replace(op, fused)
             if not producer.res[0].uses:
                 rewriter.erase(producer)
+            forget(rewriter, stale)
+            self.unlisted.add(fused)
             return
+
+    def listed_body_ops(self, fusion: Fusion) -> list[Operation]:
+        """The ops of both bodies that may be in the worklist: erasing the producer and the
+        consumer took their body ops off it when the bodies were cloned; moved, they must be
+        taken off too, or the walker would visit them again (and rewrite in another order)."""
+        generics = (fusion.producer, fusion.consumer)
+        return [o for g in generics if g not in self.unlisted for o in g.body.walk()]
+
+
+def forget(rewriter: PatternRewriter, ops: Sequence[Operation]) -> None:
+    """Take `ops` off the worklists of the walkers `rewriter` reports to (as erasing them
+    would, without erasing them)."""
+    for handler in rewriter.operation_removal_handler:
+        worklist = getattr(getattr(handler, "__self__", None), "_worklist", None)
+        if worklist is not None:
+            for op in ops:
+                worklist.remove(op)
 
 
 # ---- cleanups ----
