@@ -20,6 +20,7 @@ PASSES: dict[str, str] = {
     "torch-unroll-loops": "lowering.torch_opt:TorchUnrollLoopsPass",
     "torch-decompose": "lowering.torch_opt:TorchDecomposePass",
     "torch-fold-conv-bn": "lowering.torch_opt:TorchFoldConvBatchNormPass",
+    "torch-check-indices": "lowering.torch_opt:TorchCheckIndicesPass",
     "torch-check-value-sized": "lowering.torch_opt:TorchCheckValueSizedPass",
     "convert-torch-to-linalg": "lowering.torch_to_linalg:ConvertTorchToLinalgPass",
     "linalg-fuse-elementwise": "lowering.linalg_opt.fuse_elementwise:LinalgFuseElementwisePass",

@@ -32,6 +32,12 @@ HOST = "tsjit.host"
 """On a function whose loop nests `scf-outline-kernels` all outlined: it only allocates and
 calls; nothing calls it."""
 
+RUN_TIME_CHECK = "tsjit.run_time_check"
+"""On a `torch.prim.If` whose then-branch only raises and whose else-branch is empty (written
+by `torch-check-indices`): `convert-torch-to-linalg` lowers it to one `cf.assert` of the
+negated condition, which the python target writes in place (an `scf.if` would become a kernel
+of its own)."""
+
 RAISE_SEPARATOR = ": "
 """`cf.assert`'s message is `<exception class>: <message>` (see `raised_exception`)."""
 

@@ -87,6 +87,9 @@ def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
             f"{fn_name}(): argument '{arg.name}' must be a tensor (numpy array or torch tensor), "
             f"not {type(value).__name__}"
         )
+    refused = refused_subclass(value)
+    if refused is not None:
+        raise TypeError(f"{fn_name}(): argument '{arg.name}' is {refused}")
     try:
         dtype = dtype_of_numpy(value.dtype)
     except TypeError as err:
@@ -100,6 +103,32 @@ def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
     if declared.sizes is not None and tuple(declared.sizes) == value.shape:
         return ValueTensorType(list(value.shape), dtype)  # a module's weight: its exact shape
     return ValueTensorType([1 if d == 1 else DYN for d in value.shape], dtype)
+
+
+ARRAY_PROTOCOLS = ("__array_ufunc__", "__array_function__")
+
+
+def refused_subclass(value: np.ndarray) -> str | None:
+    """Why an ndarray subclass whose meaning differs from its data is refused (torch refuses
+    them too), or None: a masked array (its mask would be ignored), `np.matrix` (`*` is a
+    matrix product, every result 2-D) and any subclass overriding numpy's array protocols (a
+    unit or lazy array type). Plain subclasses (`np.memmap`, one that only adds attributes)
+    pass as the array of their data."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return None
+    if isinstance(value, np.ma.MaskedArray):
+        return (
+            "a numpy masked array (numpy.ma.MaskedArray): its mask would be ignored; pass "
+            "x.filled(value) or np.asarray(x)"
+        )
+    if isinstance(value, np.matrix):
+        return "a numpy.matrix (its `*` is a matrix product): pass np.asarray(x)"
+    for name in ARRAY_PROTOCOLS:
+        if getattr(kind, name, None) is not getattr(np.ndarray, name):
+            overrides = f"an ndarray subclass that overrides {name}"
+            return f"a {kind.__name__} ({overrides}): pass np.asarray(x)"
+    return None
 
 
 def _scalar_name(t: Attribute) -> str:

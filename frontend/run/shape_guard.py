@@ -41,6 +41,24 @@ TAG = "tsjit.guard_index"  # each op's place in the program, kept through refine
 PROBE_SIZE = 6  # the size given to `?` dims when looking for `int` arguments that feed shapes
 
 
+class MisfitError(ValueError, RuntimeError):
+    """Argument shapes (or int arguments that feed shapes) the program's shape rules reject:
+    a ValueError, and the RuntimeError torch raises for them."""
+
+
+class IndexMisfitError(ValueError, IndexError):
+    """An int argument out of range where a shape rule reads it as an index (`x.narrow(0, s,
+    n)` with `s` past the end): a ValueError, and the IndexError torch raises."""
+
+
+def _caused_by(err: BaseException | None, kind: type[BaseException]) -> bool:
+    while err is not None:
+        if isinstance(err, kind):
+            return True
+        err = err.__cause__ or err.__context__
+    return False
+
+
 class Specialization:
     """Code for one call that the general code would get wrong: `function` (the scripted
     function, or a copy with `int` arguments as constants) compiled for `signature`."""
@@ -106,7 +124,8 @@ class ShapeGuard:
         fn = self.function
         shown = exact + "".join(f", {fn.arguments[i].name}={v}" for i, v in ints)
         message = f"{fn.name}(): arguments of shapes {shown} do not fit: {first_line(err)}"
-        return ValueError(with_location(fn, message, exact, dict(ints)))
+        kind = IndexMisfitError if _caused_by(err, IndexError) else MisfitError
+        return kind(with_location(fn, message, exact, dict(ints)))
 
     def int_positions(self, signature: Signature) -> tuple[int, ...]:
         """The `int` arguments whose value changes some type of the program (they feed a

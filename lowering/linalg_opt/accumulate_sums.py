@@ -135,9 +135,11 @@ def match_accumulation(op: GenericOp) -> Accumulation | None:
         return None
     block = op.parent_block()
     assert block is not None
+    matches = [m for m in accumulations(op) if m.contraction.parent_block() is block]
+    if len(matches) < 2:  # the block's order only when there is a choice (a walk per op
+        return matches[0] if matches else None  # made the pass quadratic)
     order = {o: n for n, o in enumerate(block.ops)}
-    matches = [m for m in accumulations(op) if m.contraction in order]
-    return max(matches, key=lambda m: order[m.contraction], default=None)
+    return max(matches, key=lambda m: order[m.contraction])
 
 
 def accumulations(op: GenericOp) -> Iterator[Accumulation]:

@@ -51,6 +51,11 @@ from xdsl.pattern_rewriter import (
 CHEAP_OP_LIMIT = 8
 """A producer recomputed per use or per broadcast point has at most this many body ops."""
 
+MOVE_ABOVE = 64
+"""A producer body of more ops is moved into the fused op rather than cloned: in a chain of
+fusions each step clones the whole growing body, quadratic in the chain's length (1,000
+elementwise lines took minutes). Shorter bodies are cloned, as they always were."""
+
 CHEAP_MATH_OPS = (math.AbsFOp, math.FloorOp, math.CeilOp, math.TruncOp, math.CopySignOp)
 EXPENSIVE_ARITH_OPS = (arith.DivfOp, arith.DivSIOp, arith.RemSIOp, arith.FloorDivSIOp)
 
@@ -64,15 +69,23 @@ def body_ops(op: GenericOp) -> list[Operation]:
 
 def is_cheap(op: GenericOp) -> bool:
     """Few ops, none of them transcendental or a division: cheaper to redo than to store."""
-    ops = [o for top in body_ops(op) for o in top.walk()]
-    if len(ops) > CHEAP_OP_LIMIT:
-        return False
+    ops: list[Operation] = []
+    for top in op.body.block.ops:  # stops past the limit: a fused body can be huge
+        if not isinstance(top, YieldOp):
+            ops.extend(top.walk())
+        if len(ops) > CHEAP_OP_LIMIT:
+            return False
     for o in ops:
         if isinstance(o, EXPENSIVE_ARITH_OPS):
             return False
         if o.dialect_name() == "math" and not isinstance(o, CHEAP_MATH_OPS):
             return False
     return True
+
+
+def has_more_ops(block: Block, limit: int) -> bool:
+    """Whether `block` holds more than `limit` top-level ops (counted up to `limit + 1`)."""
+    return any(count >= limit for count, _ in enumerate(block.ops))
 
 
 def is_permutation(affine_map: AffineMap) -> bool:
@@ -139,6 +152,8 @@ class Fusion:
     def index_ops_resolve(self) -> bool:
         """Every `linalg.index` of the producer is a consumer dim or a constant there."""
         dims = self.producer_dims().results
+        if all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in dims):
+            return True  # whatever the producer's indices are (no walk of a long body)
         for op in self.producer.body.walk():
             if isinstance(op, IndexOp):
                 expr = dims[op.dim.value.data]
@@ -146,7 +161,8 @@ class Fusion:
                     return False
         return True
 
-    def build(self) -> GenericOp:
+    def operands_and_maps(self) -> tuple[list[SSAValue], list[AffineMap]]:
+        """The fused op's inputs (the producer's in place of the fused operands) and maps."""
         producer, consumer = self.producer, self.consumer
         to_consumer = self.producer_dims()
         fused = set(self.operands)
@@ -162,8 +178,19 @@ class Fusion:
                 inputs.append(value)
                 maps.append(consumer_maps[index])
         maps += consumer_maps[len(consumer.inputs) :]
-        block = Block(arg_types=[element_type(v) for v in (*inputs, *consumer.outputs)])
-        self.fill_body(block, inputs, to_consumer)
+        return inputs, maps
+
+    def build(self, inputs: Sequence[SSAValue], maps: Sequence[AffineMap]) -> GenericOp:
+        """The fused op. Both bodies are moved into it when the fused operands are the
+        producer's only uses (both are erased then; cloning the growing body of a chain of
+        fusions at each step made the pass quadratic), else the producer's is cloned."""
+        consumer = self.consumer
+        to_consumer = self.producer_dims()
+        if self.moves():
+            block = self.move_bodies(inputs, to_consumer)
+        else:
+            block = Block(arg_types=[element_type(v) for v in (*inputs, *consumer.outputs)])
+            self.fill_body(block, inputs, to_consumer)
         return GenericOp(
             inputs,
             tuple(consumer.outputs),
@@ -172,6 +199,49 @@ class Fusion:
             consumer.iterator_types,
             consumer.res.types,
         )
+
+    def moves(self) -> bool:
+        """Whether `build` moves the bodies: the producer's is long (more than `MOVE_ABOVE`
+        ops) and the fused operands are its only uses."""
+        if not has_more_ops(self.producer.body.block, MOVE_ABOVE):
+            return False
+        operands = set(self.operands)
+        uses = self.producer.res[0].uses
+        return all(u.operation is self.consumer and u.index in operands for u in uses)
+
+    def move_bodies(self, inputs: Sequence[SSAValue], dims: AffineMap) -> Block:
+        """`fill_body`'s block made of the producer's block: its arguments and yield adapted,
+        the consumer's ops moved after its own (the same ops, in the same order)."""
+        producer, consumer = self.producer, self.consumer
+        block = producer.body.block
+        producer.body.detach_block(block)
+        for arg in block.args[len(producer.inputs) :]:  # the producer's init: never read
+            block.erase_arg(arg)
+        consumer_args = consumer.body.block.args
+        position = 0
+        for index in range(len(consumer.inputs)):
+            if index == self.operands[0]:
+                position += len(producer.inputs)
+            if index not in self.operands:
+                new = block.insert_arg(element_type(inputs[position]), position)
+                consumer_args[index].replace_all_uses_with(new)
+                position += 1
+        for arg in consumer_args[len(consumer.inputs) :]:
+            arg.replace_all_uses_with(block.insert_arg(arg.type, len(block.args)))
+        produced = block.last_op
+        assert isinstance(produced, YieldOp)
+        for index in self.operands:
+            consumer_args[index].replace_all_uses_with(produced.operands[0])
+        produced.detach()
+        produced.erase()
+        if not all(
+            isinstance(e, AffineDimExpr) and e.position == d for d, e in enumerate(dims.results)
+        ):
+            resolve_index_ops(block, dims)  # else each producer index is the consumer's
+        for op in list(consumer.body.block.ops):
+            op.detach()
+            block.add_op(op)
+        return block
 
     def fill_body(self, block: Block, inputs: Sequence[SSAValue], dims: AffineMap) -> None:
         """The producer's body (its yield feeding the fused operands), then the consumer's."""
@@ -198,6 +268,18 @@ class Fusion:
             block.add_op(op.clone(mapper))
 
 
+def resolve_index_ops(block: Block, dims: AffineMap) -> None:
+    """`clone_resolving_index` in place: each top-level producer `linalg.index` of `block`
+    becomes the consumer's index (or a constant) read at the same place."""
+    for op in list(block.ops):
+        if isinstance(op, IndexOp):
+            new = clone_resolving_index(op, {}, dims)
+            block.insert_op_before(new, op)
+            op.results[0].replace_all_uses_with(new.results[0])
+            op.detach()
+            op.erase()
+
+
 def clone_resolving_index(
     op: Operation, mapper: dict[SSAValue, SSAValue], dims: AffineMap
 ) -> Operation:
@@ -221,6 +303,10 @@ def element_type(value: SSAValue):
 class FuseElementwiseProducer(RewritePattern):
     """A consumer generic absorbs one fusable producer of its inputs (see the module doc)."""
 
+    def __init__(self) -> None:
+        self.unlisted: set[GenericOp] = set()
+        """Fused ops whose body ops are in no walker's worklist (made by `build`)."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
         maps = maps_of(op)
@@ -234,13 +320,34 @@ class FuseElementwiseProducer(RewritePattern):
             fusion = Fusion(producer, op, same)
             if not fusion.is_worth_it() or not fusion.index_ops_resolve():
                 continue
-            fused = fusion.build()
-            if not dims_covered_without(fused, -1):  # a producer without inputs gave the bound
-                continue
+            inputs, fused_maps = fusion.operands_and_maps()
+            if not maps_cover(fused_maps, len(op.iterator_types)):  # a producer without
+                continue  # inputs gave the bound
+            stale = self.listed_body_ops(fusion) if fusion.moves() else []
+            fused = fusion.build(inputs, fused_maps)
             rewriter.replace(op, fused)
             if not producer.res[0].uses:
                 rewriter.erase(producer)
+            forget(rewriter, stale)
+            self.unlisted.add(fused)
             return
+
+    def listed_body_ops(self, fusion: Fusion) -> list[Operation]:
+        """The ops of both bodies that may be in the worklist: erasing the producer and the
+        consumer took their body ops off it when the bodies were cloned; moved, they must be
+        taken off too, or the walker would visit them again (and rewrite in another order)."""
+        generics = (fusion.producer, fusion.consumer)
+        return [o for g in generics if g not in self.unlisted for o in g.body.walk()]
+
+
+def forget(rewriter: PatternRewriter, ops: Sequence[Operation]) -> None:
+    """Take `ops` off the worklists of the walkers `rewriter` reports to (as erasing them
+    would, without erasing them)."""
+    for handler in rewriter.operation_removal_handler:
+        worklist = getattr(getattr(handler, "__self__", None), "_worklist", None)
+        if worklist is not None:
+            for op in ops:
+                worklist.remove(op)
 
 
 # ---- cleanups ----
@@ -287,8 +394,13 @@ class DeduplicateInputs(RewritePattern):
 def dims_covered_without(op: GenericOp, dropped: int) -> bool:
     """True if every loop dim is still a plain result of some other operand map (its bound)."""
     maps = [m for i, m in enumerate(maps_of(op)) if i != dropped]
+    return maps_cover(maps, len(op.iterator_types))
+
+
+def maps_cover(maps: Sequence[AffineMap], dims: int) -> bool:
+    """True if each of the `dims` loop dims is a plain result of some map (its bound)."""
     plain = {r.position for m in maps for r in m.results if isinstance(r, AffineDimExpr)}
-    return len(plain) == len(op.iterator_types)
+    return len(plain) == dims
 
 
 class FoldDimOfLinalgResult(RewritePattern):

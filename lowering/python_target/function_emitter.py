@@ -16,6 +16,7 @@ from lowering.python_target.tables import (
     CASTS,
     DECORATOR,
     GLOBALS,
+    INTERRUPT_CHECK_EVERY,
     PREDICATES,
     REGION_TERMINATORS,
     TEMPLATES,
@@ -250,8 +251,13 @@ class FunctionEmitter:
         before, after = op.before_region.block, op.after_region.block
         carried = [self.define(a) for a in before.args]
         self.assign(carried, self.uses(op.arguments))
+        ticks = self.interruptible_loop()
         self.line("while True:")
         self.depth += 1
+        if ticks:  # Ctrl-C stops a runaway loop (`interrupts.py`)
+            self.line(f"{ticks} = ({ticks} + 1) & {INTERRUPT_CHECK_EVERY - 1}")
+            self.line(f"if {ticks} == 0 and pending_interrupt():")
+            self.line('    raise CompiledLoopInterrupted("a compiled while loop was interrupted")')
         condition = self.emit_ops(before)
         assert isinstance(condition, scf.ConditionOp)
         passed = [self.define(a, r.name_hint) for a, r in zip(after.args, op.res)]
@@ -261,6 +267,16 @@ class FunctionEmitter:
         self.line("    break")
         self.depth -= 1
         self.emit_region_body(after, carried)
+
+    def interruptible_loop(self) -> str | None:
+        """The counter of a `while` loop that checks for Ctrl-C, set to 0 (None where the
+        function runs without the GIL, or as plain Python, which sees Ctrl-C itself)."""
+        if self.plain or self.chunked or self.parallel_depth:
+            return None
+        self.helpers.add("interrupts")
+        ticks = self.fresh("ticks")
+        self.line(f"{ticks} = 0")
+        return ticks
 
     def emit_scf_parallel(self, op: scf.ParallelOp) -> None:
         block = op.body.block

@@ -102,8 +102,17 @@ EXTREMA = {
     arith.MaximumfOp: "maximum", arith.MinimumfOp: "minimum",
     arith.MaxnumfOp: "maxnum", arith.MinnumfOp: "minnum",
 }  # fmt: skip
+INTERRUPT_CHECK_EVERY = 1 << 10
+"""Iterations of a compiled `while` loop between two checks for Ctrl-C (a power of 2; a check
+costs tens of nanoseconds: `interrupts.py`)."""
+
+INTERRUPTS_HELPER = (
+    "from lowering.python_target.interrupts import CompiledLoopInterrupted, pending_interrupt\n"
+)
+
 HELPERS = {
     "bitcast": BITCAST_HELPER,
+    "interrupts": INTERRUPTS_HELPER,
     "reorderable_add": REORDERABLE_HELPER.format(name="add", symbol="+", op="fadd"),
     "reorderable_mul": REORDERABLE_HELPER.format(name="mul", symbol="*", op="fmul"),
     **{
@@ -117,6 +126,7 @@ DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
 # The generated module's own names (`tsjit_matmul_nt_panel`: the library kernels' helper).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
 GLOBALS |= {"numba_fixes", "ENTRY_POINTS", "llvmlite_ir", "wide_vectors"}
+GLOBALS |= {"CompiledLoopInterrupted", "pending_interrupt"}
 GLOBALS |= {"tsjit_matmul_nt_panel", "tsjit_im2col_rows", "run_in_chunks", "CHUNK_GRAIN"}
 
 # ---- op tables ----

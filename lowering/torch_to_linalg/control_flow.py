@@ -26,7 +26,7 @@ from dialects.torch.ops.prim import (
     PrimRaiseExceptionOp,
 )
 from dialects.torch.scalar_builder import ScalarBuilder
-from lowering.ir_marks import RAISE_SEPARATOR
+from lowering.ir_marks import RAISE_SEPARATOR, RUN_TIME_CHECK
 from lowering.torch_to_linalg.scalars import arith_operand, build_scalars
 from lowering.torch_to_linalg.utils import to_builtin_type
 
@@ -46,11 +46,18 @@ def convert_block_arguments(rewriter: PatternRewriter, block: Block) -> None:
 
 
 class ConvertPrimIfOp(RewritePattern):
-    """`torch.prim.If` -> `scf.if` with the same regions; `prim.If.yield` -> `scf.yield`."""
+    """`torch.prim.If` -> `scf.if` with the same regions; `prim.If.yield` -> `scf.yield`. A
+    run-time check (`RUN_TIME_CHECK`) -> `cf.assert` of the negated condition."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PrimIfOp, rewriter: PatternRewriter) -> None:
         (condition,) = lowered_operands(rewriter, [op.condition])
+        raised = op.then_region.block.first_op
+        if RUN_TIME_CHECK in op.attributes and isinstance(raised, PrimRaiseExceptionOp):
+            passes = build_scalars(rewriter, lambda b: b.not_(condition))
+            message = f"{raised.kind.data}{RAISE_SEPARATOR}{raised.message.data}"
+            rewriter.replace(op, [cf.AssertOp(passes, message)], [])
+            return
         regions = [
             rewriter.move_region_contents_to_new_regions(region)
             for region in (op.then_region, op.else_region)

@@ -3,7 +3,8 @@ the index first.
 
 Each is one generic over the result (`copy_by_index`): the body reads the index element with
 `tensor.extract`, casts it to `index`, and reads the source there. `x[...]`'s index tensors are
-checked first (IndexError out of range); the others' indices are not checked.
+checked first (IndexError out of range), and so are the others' (`index_checks.py`), with
+torch's exception and rule for negative indices (these three raise for them).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import cf, tensor
-from xdsl.dialects.builtin import IndexType, TensorType, i1
-from xdsl.ir import Attribute, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from dialects.torch.meta import broadcast_shapes
@@ -29,7 +30,7 @@ from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN, NoneType
 from lowering.ir_marks import RAISE_SEPARATOR
 from lowering.torch_to_linalg.copies import copy_by_index, dim_size, index_const, list_elements
-from lowering.torch_to_linalg.reduction import fold
+from lowering.torch_to_linalg.index_checks import check_in_range, out_of_bounds
 from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import (
     broadcast_map,
@@ -67,12 +68,17 @@ class ConvertIndexSelectOp(RewritePattern):
     def match_and_rewrite(self, op: AtenIndexSelectOp, rewriter: PatternRewriter) -> None:
         source, index = op.self_, op.index
         rank = _rank(source)
+        message = "index_select(): index out of range in self"
         if rank == 0:  # a 0-d tensor selects itself (its one index can only be 0)
+            one = index_const(rewriter, 1)
+            check_in_range(rewriter, index, one, "IndexError", message, wraps=False)
             rewriter.replace(op, [], [source])
             return
         dim = arg_value(op.dim) % rank
         count = dim_size(rewriter, index, 0) if _rank(index) else None
         sizes = [count if d == dim else dim_size(rewriter, source, d) for d in range(rank)]
+        bound = dim_size(rewriter, source, dim)
+        check_in_range(rewriter, index, bound, "IndexError", message, wraps=False)
 
         read = index_reader(rewriter, index)
 
@@ -93,6 +99,9 @@ class ConvertGatherOp(RewritePattern):
         rank = _rank(source)
         dim = arg_value(op.dim) % max(rank, 1)
         sizes = [dim_size(rewriter, index, d) for d in range(rank)]
+        bound = dim_size(rewriter, source, dim) if rank else index_const(rewriter, 1)
+        message = f"gather(): {out_of_bounds(source, dim)}"
+        check_in_range(rewriter, index, bound, "RuntimeError", message, wraps=False)
 
         read = index_reader(rewriter, index)
 
@@ -115,6 +124,9 @@ class ConvertEmbeddingOp(RewritePattern):
             *(dim_size(rewriter, indices, d) for d in range(batch)),
             dim_size(rewriter, weight, 1),
         ]
+        message = "embedding(): index out of range in self"
+        rows = dim_size(rewriter, weight, 0)
+        check_in_range(rewriter, indices, rows, "IndexError", message, wraps=False)
 
         read = index_reader(rewriter, indices)
 
@@ -185,29 +197,9 @@ class ConvertIndexTensorOp(RewritePattern):
 
 def checked_in_range(rewriter: PatternRewriter, index: SSAValue, size: SSAValue, dim: int) -> None:
     """Insert `cf.assert` that every element of the integer tensor `index` is in `[-size,
-    size)`: the python target raises IndexError otherwise, before anything reads through it.
-    A fold over the index (a 0-d index: one compare before the loops)."""
-
-    def inside(b: ScalarBuilder, value: SSAValue) -> SSAValue:
-        at = b.index_cast(value, IndexType())
-        low = b.sub(b.const(0, IndexType()), size)
-        return b.and_(b.cmp("ge", at, low), b.cmp("lt", at, size))
-
-    rank = _rank(index)
-    if rank == 0:
-        element = _element_of(index)
-        ok = build_scalars(
-            rewriter, lambda b: inside(b, b.emit(tensor.ExtractOp(index, [], element)))
-        )
-    else:
-        identity = AffineMap.identity(rank)
-        folded = fold(
-            rewriter, [index], [identity], list(range(rank)), False, [(i1, True)],
-            lambda b, args: [b.and_(args[1], inside(b, args[0]))],
-        )[0]  # fmt: skip
-        ok = build_scalars(rewriter, lambda b: b.emit(tensor.ExtractOp(folded, [], i1)))
-    message = f"IndexError{RAISE_SEPARATOR}index(): an index is out of range for dim {dim}"
-    rewriter.insert(cf.AssertOp(ok, message))
+    size)`: the python target raises IndexError otherwise, before anything reads through it."""
+    message = f"index(): an index is out of range for dim {dim}"
+    check_in_range(rewriter, index, size, "IndexError", message, wraps=True)
 
 
 def checked_run_time_sizes(
@@ -234,11 +226,6 @@ def checked_run_time_sizes(
                 "broadcast together"
             )
             rewriter.insert(cf.AssertOp(same, message))
-
-
-def _element_of(value: SSAValue) -> Attribute:
-    assert isinstance(value.type, TensorType)
-    return value.type.element_type
 
 
 PATTERNS: tuple[RewritePattern, ...] = (

@@ -1,0 +1,85 @@
+"""Bad programs end: Ctrl-C stops a compiled `while` loop that never ends (a KeyboardInterrupt
+within seconds, in a subprocess), and a 1,000-line straight-line function scripts and lowers in
+seconds (the lowering passes are linear in the program's length)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import frontend
+
+SPIN = textwrap.dedent(
+    """
+    import signal
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job ignores it
+    import numpy as np
+    import frontend
+
+    def spin(x, n: int):
+        i = 0
+        while i < n or n < 0:
+            x = x * 0.5 + 1.0
+            i += 1
+        return x
+
+    f = frontend.script(spin)
+    f(np.zeros(2, np.float32), 3)  # compiled now
+    print("running", flush=True)
+    try:
+        f(np.zeros(2, np.float32), -1)
+    except KeyboardInterrupt as err:
+        print("KeyboardInterrupt:", type(err).__name__, flush=True)
+        raise
+    """
+)
+
+
+def test_ctrl_c_stops_a_runaway_compiled_loop(tmp_path: Path) -> None:
+    script = tmp_path / "spin.py"
+    script.write_text(SPIN)
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    child = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=env,
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "running"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert "KeyboardInterrupt: CompiledLoopInterrupted" in out, err
+    assert child.returncode != 0
+
+
+STEPS = (
+    "x = x * 1.01 + 0.5",
+    "x = torch.sin(x) - 0.25",
+    "x = x / 1.5 + x",
+    "x = torch.relu(x) * 0.9",
+    "x = x - x * 0.125",
+)
+
+
+def test_a_thousand_line_function_lowers_in_seconds(tmp_path: Path) -> None:
+    """Scripting and lowering to numba source (`code`; numba's own compile of the 2,000-line
+    kernel comes on the first call, not timed here) took 364 s when passes were quadratic."""
+    lines = [f"    {STEPS[k % len(STEPS)]}\n" for k in range(1000)]
+    path = tmp_path / "long_program.py"
+    path.write_text("import torch\n\n\ndef long_program(x):\n" + "".join(lines) + "    return x\n")
+    namespace: dict[str, object] = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    start = time.perf_counter()
+    source = frontend.script(namespace["long_program"]).code
+    seconds = time.perf_counter() - start
+    assert source.count("math.sin(") == 200
+    assert seconds < 60, f"{seconds:.1f} s"
