@@ -52,12 +52,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dialects.torch.meta import Dynamic
 from dialects.torch.op_base import arg_value
 from dialects.torch.ops.data_movement import AtenSelectIntOp, AtenSizeIntOp
-from dialects.torch.ops.gathering import AtenOneHotOp
+from dialects.torch.ops.indexing import AtenOneHotOp
 from dialects.torch.ops.op_sequence import OpSequence
 from dialects.torch.ops.prim import PrimLoopOp, raise_if
 from dialects.torch.ops.reduction import AtenMaxOp, AtenMinOp
 from dialects.torch.ops.reshaping import AtenNarrowOp
-from dialects.torch.ops.scalar import (
+from dialects.torch.ops.scalars import (
     AtenAddIntOp,
     AtenGeIntOp,
     AtenGtIntOp,

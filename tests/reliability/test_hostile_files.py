@@ -144,9 +144,6 @@ def test_the_honest_file_loads_and_runs(honest_files: dict[str, bytes], tmp_path
         frontend.load(path, max_bytes=-1)
 
 
-@pytest.mark.xfail(
-    reason="needs the run-time index checks of compiled code (issue 23's index part)", strict=True
-)
 def test_a_weight_used_as_an_index_is_checked_when_it_runs(
     honest_files: dict[str, bytes], tmp_path: Path
 ) -> None:
