@@ -14,6 +14,7 @@ from typing import Any
 from frontend.errors import ScriptError
 from frontend.function import ScriptFunction, python_name
 from frontend.module import ScriptMethod, ScriptModule, exported_method_names
+from frontend.run.python_binding import PythonBinder
 from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.run.variants import Variants
 from frontend.script.calls import Compilation
@@ -36,13 +37,14 @@ def script_function(fn: Callable[..., Any]) -> ScriptFunction:
 
 def python_signature(
     fn: Callable[..., Any], specs: list[tuple[str, Any]], method: bool = False
-) -> inspect.Signature | None:
-    """The signature calls must bind through when arguments have defaults or are structured."""
-    signature = inspect.signature(fn)
-    parameters = list(signature.parameters.values())[1 if method else 0 :]
+) -> PythonBinder | None:
+    """The Python binder calls must go through when arguments have defaults or are
+    structured."""
+    binder = PythonBinder(fn, method)
+    parameters = binder.signature.parameters.values()
     structured = any(spec is not None and spec.is_structured for _, spec in specs)
     defaults = any(p.default is not inspect.Parameter.empty for p in parameters)
-    return signature.replace(parameters=parameters) if structured or defaults else None
+    return binder if structured or defaults else None
 
 
 def build_function(fn: Callable[..., Any], constants: dict[str, Any]) -> ScriptFunction:

@@ -27,11 +27,16 @@ class ScriptError(Exception):
     """A program tsjit cannot script, with the location and a hint to fix it."""
 
     def __init__(
-        self, message: str, location: SourceLocation | None = None, hint: str = ""
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        hint: str = "",
+        related: tuple[tuple[str, SourceLocation], ...] = (),
     ) -> None:
         self.message = message
         self.location = location
         self.hint = hint
+        self.related = related  # (what is there, where): other places the error involves
         super().__init__(self._render())
 
     @property
@@ -46,6 +51,8 @@ class ScriptError(Exception):
         text = self.message
         if self.location is not None:
             text += "\n" + self.location.render()
+        for what, where in self.related:
+            text += f"\n  {what}:\n" + where.render()
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from frontend.function import ScriptFunction, bind_keywords
+from frontend.run.python_binding import python_call_error
 from frontend.script.modules import is_base_forward, is_module, resolve_path, tensor_array
 
 
@@ -88,11 +89,17 @@ class ScriptMethod:
             args = bind_keywords(self.function, args, kwargs, method=True)
         user = len(self.function.arguments) - len(self.param_paths)
         if len(args) != user:
-            raise TypeError(
-                f"{self.function.name}() takes {user} argument{'s' if user != 1 else ''} "
-                f"but {len(args)} were given"
-            )
+            raise self.arity_error(args, user)
         return self.function(*self.parameter_values(), *args)
+
+    def arity_error(self, args: tuple[Any, ...], user: int) -> TypeError:
+        """Python's error for the method called with the wrong number of arguments."""
+        python_fn = self.function.python_fn
+        error = None if python_fn is None else python_call_error(python_fn, args, method=True)
+        return error or TypeError(
+            f"{self.function.name}() takes {user} argument{'s' if user != 1 else ''} "
+            f"but {len(args)} were given"
+        )
 
     def __repr__(self) -> str:
         return f"<tsjit.ScriptMethod {self.function.name}>"

@@ -7,6 +7,7 @@ function's `bool` flags are constants, their defaults giving the default graph. 
 first parameter is bound to its module (`self_value`).
 
 Interface: `parameters()` (the parameters without `self`), `default_constants(parameters)`,
+`broadcast_constants(parameters, constants)` (`BroadcastingListN` numbers as lists),
 `argument_types(arg)`, `annotation(arg)`, `parameter_specs()`.
 """
 
@@ -19,7 +20,7 @@ from xdsl.ir import Attribute
 
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import kind_of_type
-from frontend.script.annotations import ArgSpec, admits, parse_annotation
+from frontend.script.annotations import ArgSpec, admits, broadcast_list, parse_annotation
 from frontend.script.collaborator import Collaborator
 from frontend.script.dicts import DictKeys
 
@@ -50,6 +51,18 @@ class Parameters(Collaborator):
                     "the graph is specialized on the string; its default gives `.graph`",
                 )
             out[arg.arg] = default.value  # type: ignore[union-attr]
+        return out
+
+    def broadcast_constants(
+        self, parameters: list[ast.arg], constants: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A number given for a `BroadcastingListN[int]` parameter is N copies of it."""
+        out = dict(constants)
+        for arg in parameters:
+            spec = self.annotation(arg) if arg.arg in out else None
+            if spec is not None and spec.kind == "list" and spec.broadcast:
+                value = broadcast_list(spec, out[arg.arg])
+                out[arg.arg] = list(value) if isinstance(value, tuple) else value
         return out
 
     def parameter_defaults(self) -> dict[str, ast.expr]:

@@ -87,9 +87,21 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     indent = len(lines[0]) - len(lines[0].lstrip())
     tree = ast.parse(dedented)
     node = tree.body[0]
+    source = SourceFile(filename, dedented.splitlines(), first_line, indent)
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise ScriptError(
+            f"cannot script `async def {node.name}`: coroutines are not supported",
+            source.location(_def_keyword(node)), "script a plain `def`",
+        )  # fmt: skip
     if not isinstance(node, ast.FunctionDef):
         raise ScriptError(f"cannot script {fn!r}: expected a function definition")
-    return node, SourceFile(filename, dedented.splitlines(), first_line, indent)
+    return node, source
+
+
+def _def_keyword(node: ast.AsyncFunctionDef) -> ast.AST:
+    """Where `async def` is written (the `def` line, after any decorators)."""
+    return ast.Pass(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.lineno,
+                    end_col_offset=node.col_offset + len("async def"))  # fmt: skip
 
 
 class FunctionScripter:
@@ -167,6 +179,7 @@ class FunctionScripter:
     def build_function(self) -> ScriptedFunction:
         parameters = self.parameters.parameters()
         self.constants = {**self.parameters.default_constants(parameters), **self.constants}
+        self.constants = self.parameters.broadcast_constants(parameters, self.constants)
         dicts = {n: c for n, c in self.constants.items() if isinstance(c, DictKeys)}
         runtime = [a for a in parameters if a.arg not in self.constants or a.arg in dicts]
         arg_types = [self.parameters.argument_types(a) for a in runtime]
