@@ -72,6 +72,8 @@ class SourceFile:
         col = getattr(node, "col_offset", 0) + self.indent
         end_line = getattr(node, "end_lineno", rel_line)
         line_text = self.lines[rel_line - 1].rstrip("\n") if rel_line - 1 < len(self.lines) else ""
+        if line_text.strip():  # as in the file, so the underline (at `col`) sits under it
+            line_text = " " * self.indent + line_text
         end_col = getattr(node, "end_col_offset", col) + self.indent
         if end_line != rel_line:
             end_col = len(line_text)
