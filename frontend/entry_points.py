@@ -29,13 +29,13 @@ def script_function(fn: Callable[..., Any]) -> ScriptFunction:
     """
     default = build_function(fn, {})
     specs = FunctionScripter(fn, entry=True).parameter_specs()
-    signature = python_signature(fn, specs)
-    if signature is not None:
-        default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), signature)
+    binder = python_binder(fn, specs)
+    if binder is not None:
+        default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), binder)
     return default
 
 
-def python_signature(
+def python_binder(
     fn: Callable[..., Any], specs: list[tuple[str, Any]], method: bool = False
 ) -> PythonBinder | None:
     """The Python binder calls must go through when arguments have defaults or are
@@ -84,10 +84,10 @@ def script_method(obj: Any, name: str) -> ScriptMethod:
         default.function.python_fn, self_value=ModuleValue(obj, ""), entry=True
     )  # type: ignore[arg-type]
     specs = scripter.parameter_specs()
-    signature = python_signature(scripter.fn, specs, method=True)
-    if signature is not None:
+    binder = python_binder(scripter.fn, specs, method=True)
+    if binder is not None:
         default.variants = Variants(
-            default.function.name, specs, lambda c: build_method(obj, name, c), signature
+            default.function.name, specs, lambda c: build_method(obj, name, c), binder
         )
     return default
 
