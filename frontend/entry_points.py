@@ -17,6 +17,7 @@ from frontend.module import ScriptMethod, ScriptModule, exported_method_names
 from frontend.run.python_binding import PythonBinder
 from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.run.variants import Variants
+from frontend.script.annotations import VarArgs
 from frontend.script.calls import Compilation
 from frontend.script.scripter import FunctionScripter
 from frontend.script.value_kinds import ModuleValue
@@ -79,7 +80,7 @@ def script_module(obj: Any) -> ScriptModule:
 
 def script_method(obj: Any, name: str) -> ScriptMethod:
     """`obj.<name>` with `self` bound to `obj`; through `Variants` for structured arguments."""
-    default = build_method(obj, name, {})
+    default = default_method(obj, name)
     scripter = FunctionScripter(
         default.function.python_fn, self_value=ModuleValue(obj, ""), entry=True
     )  # type: ignore[arg-type]
@@ -90,6 +91,23 @@ def script_method(obj: Any, name: str) -> ScriptMethod:
             default.function.name, specs, lambda c: build_method(obj, name, c), binder
         )
     return default
+
+
+def default_method(obj: Any, name: str) -> ScriptMethod:
+    """The method's default graph; a `forward(self, *args)` whose body needs arguments in
+    `args` shows the first count (up to 4) it scripts for (calls specialize on their own)."""
+    try:
+        return build_method(obj, name, {})
+    except ScriptError as first:
+        vararg = inspect.getfullargspec(getattr(type(obj), name)).varargs
+        if vararg is None:
+            raise
+        for count in range(1, 5):
+            try:
+                return build_method(obj, name, {vararg: VarArgs(count)})
+            except ScriptError:
+                continue
+        raise first from None
 
 
 def build_method(obj: Any, name: str, constants: dict[str, Any]) -> ScriptMethod:

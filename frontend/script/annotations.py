@@ -13,6 +13,9 @@ How each kind reaches the IR:
   also gives (broadcast to N copies, `2` -> `[2, 2]`);
 - `Dict[str, X]` (X: Tensor, int, float, bool; keys str or int): specialized on the keys, one
   function argument per value (`%batch.input`), a dict in the body;
+- a method's `*args` (kind `varargs`, items: the element annotation, Tensor by default):
+  specialized on how many it collects (`VarArgs`), one function argument each, a tuple in the
+  body;
 - a flag, a `bool` parameter with a `True`/`False` default of an entry function (annotated
   `bool` or not): specialized on the value like `str` (kind `flag`). Flags pick what a function
   computes and returns (`need_weights`, `batch_first`): as constants the other branch goes
@@ -41,6 +44,13 @@ _BROADCASTING = {f"BroadcastingList{n}": n for n in (1, 2, 3)}  # torch._jit_int
 
 
 @dataclass(frozen=True)
+class VarArgs:
+    """A method's `*args` in one specialization: how many arguments it collects."""
+
+    count: int
+
+
+@dataclass(frozen=True)
 class ArgSpec:
     """An annotation: `kind` is Tensor, int, float, bool, flag, str, list, tuple, dict or
     optional (`items`: the element types; a dict's value type)."""
@@ -60,7 +70,7 @@ class ArgSpec:
     @property
     def is_structured(self) -> bool:
         """Whether calls specialize on the argument (None-ness, list values, tuple shape)."""
-        return self.kind in ("list", "tuple", "optional", "str", "flag", "dict") or any(
+        return self.kind in ("list", "tuple", "optional", "str", "flag", "dict", "varargs") or any(
             i.is_structured for i in self.items
         )
 
@@ -187,6 +197,8 @@ def structure_of(spec: ArgSpec | None, value: Any) -> Any:
         return ("flag", flag_value(value))
     if spec.kind == "dict":
         return ("dict", dict_keys(value))
+    if spec.kind == "varargs":
+        return ("varargs", tuple(structure_of(spec.items[0], v) for v in value))
     return None
 
 
@@ -224,6 +236,8 @@ def flatten(spec: ArgSpec | None, value: Any) -> list[Any]:
         return [x for s, v in zip(spec.items, value) for x in flatten(s, v)]
     if spec.kind == "dict":
         return [x for v in value.values() for x in flatten(spec.items[0], v)]
+    if spec.kind == "varargs":
+        return [x for v in value for x in flatten(spec.items[0], v)]
     return []  # lists, strings and flags are constants of the specialized graph
 
 
@@ -241,6 +255,8 @@ def constant_of(spec: ArgSpec | None, value: Any) -> Any:
         return flag_value(value)
     if spec.kind == "dict":
         return DictKeys(tuple(value))
+    if spec.kind == "varargs":
+        return VarArgs(len(value))
     if spec.kind == "optional":
         return constant_of(spec.items[0], value)
     return NotImplemented

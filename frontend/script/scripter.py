@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from frontend.errors import ScriptError, SourceFile
 from frontend.ir.builder import IRBuilder, Value
-from frontend.script.annotations import ArgSpec
+from frontend.script.annotations import ArgSpec, VarArgs
 from frontend.script.assign_into import SubscriptStores
 from frontend.script.call_sites import CallSites
 from frontend.script.calls import Calls, Compilation, ScriptedFunction
@@ -181,7 +181,11 @@ class FunctionScripter:
         self.constants = {**self.parameters.default_constants(parameters), **self.constants}
         self.constants = self.parameters.broadcast_constants(parameters, self.constants)
         dicts = {n: c for n, c in self.constants.items() if isinstance(c, DictKeys)}
-        runtime = [a for a in parameters if a.arg not in self.constants or a.arg in dicts]
+        collected = {n for n, c in self.constants.items() if isinstance(c, VarArgs)}
+        runtime = [
+            a for a in parameters
+            if a.arg not in self.constants or a.arg in dicts or a.arg in collected
+        ]  # fmt: skip
         arg_types = [self.parameters.argument_types(a) for a in runtime]
         block = Block(arg_types=[t for types, _ in arg_types for t in types])
         self.entry_block = block
@@ -198,7 +202,7 @@ class FunctionScripter:
             for i, value in enumerate(values):
                 value.name_hint = f"{node.arg}.{i}" if is_tuple else node.arg
             self.env[node.arg] = tuple(values) if is_tuple else values[0]
-        self.env.update((n, c) for n, c in self.constants.items() if n not in dicts)
+        self.env.update((n, c) for n, c in self.constants.items() if n not in {*dicts, *collected})
         self.builder = IRBuilder(block)
         leaf = self.control.block_list(self.node.body)
         if leaf is None:

@@ -247,3 +247,32 @@ def test_zero_d_tensors_from_numbers(module: nn.Module) -> None:
 @pytest.mark.parametrize("module", [NumToTensorFloat(), ZeroDimAttribute()], ids=type)
 def test_zero_d_results_without_arguments(module: nn.Module) -> None:
     assert_matches(frontend.script(module)(), module())
+
+
+# ---- *args in forward ----
+
+
+class AddStarArgs(nn.Module):
+    def forward(self, *args):
+        return args[0] + args[1]
+
+
+class ScaleByRest(nn.Module):
+    def forward(self, x, *rest):
+        out = x
+        for r in rest:
+            out = out * r
+        return out
+
+
+def test_star_args_in_forward_specialize_on_the_count() -> None:
+    a, b, c = torch.rand(2, 3), torch.rand(2, 3), torch.rand(3)
+    assert_matches(frontend.script(AddStarArgs())(a, b), AddStarArgs()(a, b))
+    scripted = frontend.script(ScaleByRest())
+    for args in ((a,), (a, b), (a, b, c)):
+        assert_matches(scripted(*args), ScaleByRest()(*args))
+    with pytest.raises(TypeError) as caught:
+        scripted(a, k=b)
+    with pytest.raises(TypeError) as wanted:
+        ScaleByRest()(a, k=b)
+    assert str(caught.value) == str(wanted.value)
