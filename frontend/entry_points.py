@@ -17,7 +17,7 @@ from frontend.module import ScriptMethod, ScriptModule, exported_method_names
 from frontend.run.python_binding import PythonBinder
 from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.run.variants import Variants
-from frontend.script.annotations import VarArgs
+from frontend.script.annotations import ListLength, VarArgs
 from frontend.script.calls import Compilation
 from frontend.script.scripter import FunctionScripter
 from frontend.script.value_kinds import ModuleValue
@@ -28,8 +28,8 @@ def script_function(fn: Callable[..., Any]) -> ScriptFunction:
 
     With structured arguments (Optional, List, Tuple, str) calls go through `Variants`.
     """
-    default = build_function(fn, {})
     specs = FunctionScripter(fn, entry=True).parameter_specs()
+    default = default_graph(lambda c: build_function(fn, c), specs)
     binder = python_binder(fn, specs)
     if binder is not None:
         default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), binder)
@@ -94,17 +94,30 @@ def script_method(obj: Any, name: str) -> ScriptMethod:
 
 
 def default_method(obj: Any, name: str) -> ScriptMethod:
-    """The method's default graph; a `forward(self, *args)` whose body needs arguments in
-    `args` shows the first count (up to 4) it scripts for (calls specialize on their own)."""
+    """The method's default graph (see `default_graph`)."""
+    fn = getattr(type(obj), name)
     try:
         return build_method(obj, name, {})
+    except ScriptError:
+        scripter = FunctionScripter(fn, self_value=ModuleValue(obj, ""), entry=True)
+        specs = scripter.parameter_specs()
+    return default_graph(lambda c: build_method(obj, name, c), specs)
+
+
+def default_graph(build: Callable[[dict[str, Any]], Any], specs: list[tuple[str, Any]]) -> Any:
+    """The graph `.graph` shows before a call. Calls specialize on `*args` counts and
+    `List[int]` values; a body that needs them (`args[1]`, `len(shape)`) shows the first
+    count (1 to 4) it scripts for, as run-time items; else the first error."""
+    try:
+        return build({})
     except ScriptError as first:
-        vararg = inspect.getfullargspec(getattr(type(obj), name)).varargs
-        if vararg is None:
+        sized = [(n, s.kind) for n, s in specs if s is not None and s.kind in ("varargs", "list")]
+        if not sized:
             raise
         for count in range(1, 5):
+            kinds = {"varargs": VarArgs(count), "list": ListLength(count)}
             try:
-                return build_method(obj, name, {vararg: VarArgs(count)})
+                return build({name: kinds[kind] for name, kind in sized})
             except ScriptError:
                 continue
         raise first from None

@@ -51,6 +51,15 @@ class VarArgs:
 
 
 @dataclass(frozen=True)
+class ListLength:
+    """The default graph of a `List[int]` argument whose body needs its length (`len(shape)`,
+    `shape[0]`): that many run-time items, one function argument each (calls specialize on
+    the list's value)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
 class ArgSpec:
     """An annotation: `kind` is Tensor, int, float, bool, flag, str, list, tuple, dict or
     optional (`items`: the element types; a dict's value type)."""

@@ -22,6 +22,7 @@ from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import kind_of_type
 from frontend.script.annotations import (
     ArgSpec,
+    ListLength,
     VarArgs,
     admits,
     broadcast_list,
@@ -112,10 +113,12 @@ class Parameters(Collaborator):
         """
         spec = self.annotation(arg)
         given = self.scripter.call_types.get(arg.arg)
+        collected = self.scripter.constants.get(arg.arg)
         if spec is not None and spec.kind == "varargs":  # `*args`: as many as this call gives
-            collected = self.scripter.constants.get(arg.arg)
             count = collected.count if isinstance(collected, VarArgs) else 0
             return spec.items[0].default_types() * count, True
+        if spec is not None and spec.kind == "list" and isinstance(collected, ListLength):
+            return spec.items[0].default_types() * collected.count, True
         if given is None:
             if spec is None:
                 return [UNKNOWN_TENSOR], False

@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from frontend.errors import ScriptError, SourceFile
 from frontend.ir.builder import IRBuilder, Value
-from frontend.script.annotations import ArgSpec, VarArgs
+from frontend.script.annotations import ArgSpec, ListLength, VarArgs
 from frontend.script.assign_into import SubscriptStores
 from frontend.script.call_sites import CallSites
 from frontend.script.calls import Calls, Compilation, ScriptedFunction
@@ -181,7 +181,7 @@ class FunctionScripter:
         self.constants = {**self.parameters.default_constants(parameters), **self.constants}
         self.constants = self.parameters.broadcast_constants(parameters, self.constants)
         dicts = {n: c for n, c in self.constants.items() if isinstance(c, DictKeys)}
-        collected = {n for n, c in self.constants.items() if isinstance(c, VarArgs)}
+        collected = {n for n, c in self.constants.items() if isinstance(c, VarArgs | ListLength)}
         runtime = [
             a for a in parameters
             if a.arg not in self.constants or a.arg in dicts or a.arg in collected
@@ -202,6 +202,8 @@ class FunctionScripter:
             for i, value in enumerate(values):
                 value.name_hint = f"{node.arg}.{i}" if is_tuple else node.arg
             self.env[node.arg] = tuple(values) if is_tuple else values[0]
+            if isinstance(self.constants.get(node.arg), ListLength):
+                self.env[node.arg] = list(values)
         self.env.update((n, c) for n, c in self.constants.items() if n not in {*dicts, *collected})
         self.builder = IRBuilder(block)
         leaf = self.control.block_list(self.node.body)

@@ -276,3 +276,32 @@ def test_star_args_in_forward_specialize_on_the_count() -> None:
     with pytest.raises(TypeError) as wanted:
         ScaleByRest()(a, k=b)
     assert str(caught.value) == str(wanted.value)
+
+
+# ---- the length and items of a List[int] argument ----
+
+
+def scaled_by_length(x, shape: List[int]):  # noqa: UP006
+    return x.view(shape) * len(shape)
+
+
+def summed_over_first(x, dims: List[int]):  # noqa: UP006
+    if len(dims) == 2:
+        return x.sum(dims[0]) * dims[1]
+    return x * 1.0
+
+
+SCALED_BY_LENGTH = frontend.script(scaled_by_length)
+SUMMED_OVER_FIRST = frontend.script(summed_over_first)
+
+
+@pytest.mark.parametrize("shape", [[6], [3, 2], [1, 3, 2]], ids=str)
+def test_len_of_a_list_argument(shape: list[int]) -> None:
+    x = torch.rand(2, 3)
+    assert_matches(SCALED_BY_LENGTH(x, shape), scaled_by_length(x, shape))
+
+
+@pytest.mark.parametrize("dims", [[1, 3], [0]], ids=str)
+def test_items_of_a_list_argument(dims: list[int]) -> None:
+    x = torch.rand(2, 3)
+    assert_matches(SUMMED_OVER_FIRST(x, dims), summed_over_first(x, dims))
