@@ -160,6 +160,19 @@ def test_the_message_names_the_python_function_not_the_ir_symbol() -> None:
         SCRIPTED_FORWARD(X)
 
 
+def paired(x, pair):
+    return x + pair[0] * pair[1]
+
+
+def test_a_traced_function_with_a_python_signature_reads_as_python() -> None:
+    t = torch.from_numpy(B)
+    traced = frontend.trace(paired, (t, (t, t)))
+    np.testing.assert_allclose(traced(t, (t, t)).numpy(), paired(t, (t, t)).numpy(), rtol=1e-6)
+    with pytest.raises(TypeError) as caught:
+        traced(t)
+    assert str(caught.value) == python_message(paired, (B,), {})
+
+
 CALLS_PYTHON_TAKES = [
     ("positional", (X, B), {}),
     ("keywords", (), {"b": B, "x": X}),
