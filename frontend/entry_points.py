@@ -14,8 +14,10 @@ from typing import Any
 from frontend.errors import ScriptError
 from frontend.function import ScriptFunction, python_name
 from frontend.module import ScriptMethod, ScriptModule, exported_method_names
+from frontend.run.python_binding import PythonBinder
 from frontend.run.python_calls import SplitError, has_python_calls, prepare_steps
 from frontend.run.variants import Variants
+from frontend.script.annotations import ListLength, VarArgs
 from frontend.script.calls import Compilation
 from frontend.script.scripter import FunctionScripter
 from frontend.script.value_kinds import ModuleValue
@@ -26,23 +28,24 @@ def script_function(fn: Callable[..., Any]) -> ScriptFunction:
 
     With structured arguments (Optional, List, Tuple, str) calls go through `Variants`.
     """
-    default = build_function(fn, {})
     specs = FunctionScripter(fn, entry=True).parameter_specs()
-    signature = python_signature(fn, specs)
-    if signature is not None:
-        default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), signature)
+    default = default_graph(lambda c: build_function(fn, c), specs)
+    binder = python_binder(fn, specs)
+    if binder is not None:
+        default.variants = Variants(default.name, specs, lambda c: build_function(fn, c), binder)
     return default
 
 
-def python_signature(
+def python_binder(
     fn: Callable[..., Any], specs: list[tuple[str, Any]], method: bool = False
-) -> inspect.Signature | None:
-    """The signature calls must bind through when arguments have defaults or are structured."""
-    signature = inspect.signature(fn)
-    parameters = list(signature.parameters.values())[1 if method else 0 :]
+) -> PythonBinder | None:
+    """The Python binder calls must go through when arguments have defaults or are
+    structured."""
+    binder = PythonBinder(fn, method)
+    parameters = binder.signature.parameters.values()
     structured = any(spec is not None and spec.is_structured for _, spec in specs)
     defaults = any(p.default is not inspect.Parameter.empty for p in parameters)
-    return signature.replace(parameters=parameters) if structured or defaults else None
+    return binder if structured or defaults else None
 
 
 def build_function(fn: Callable[..., Any], constants: dict[str, Any]) -> ScriptFunction:
@@ -77,17 +80,47 @@ def script_module(obj: Any) -> ScriptModule:
 
 def script_method(obj: Any, name: str) -> ScriptMethod:
     """`obj.<name>` with `self` bound to `obj`; through `Variants` for structured arguments."""
-    default = build_method(obj, name, {})
+    default = default_method(obj, name)
     scripter = FunctionScripter(
         default.function.python_fn, self_value=ModuleValue(obj, ""), entry=True
     )  # type: ignore[arg-type]
     specs = scripter.parameter_specs()
-    signature = python_signature(scripter.fn, specs, method=True)
-    if signature is not None:
+    binder = python_binder(scripter.fn, specs, method=True)
+    if binder is not None:
         default.variants = Variants(
-            default.function.name, specs, lambda c: build_method(obj, name, c), signature
+            default.function.name, specs, lambda c: build_method(obj, name, c), binder
         )
     return default
+
+
+def default_method(obj: Any, name: str) -> ScriptMethod:
+    """The method's default graph (see `default_graph`)."""
+    fn = getattr(type(obj), name)
+    try:
+        return build_method(obj, name, {})
+    except ScriptError:
+        scripter = FunctionScripter(fn, self_value=ModuleValue(obj, ""), entry=True)
+        specs = scripter.parameter_specs()
+    return default_graph(lambda c: build_method(obj, name, c), specs)
+
+
+def default_graph(build: Callable[[dict[str, Any]], Any], specs: list[tuple[str, Any]]) -> Any:
+    """The graph `.graph` shows before a call. Calls specialize on `*args` counts and
+    `List[int]` values; a body that needs them (`args[1]`, `len(shape)`) shows the first
+    count (1 to 4) it scripts for, as run-time items; else the first error."""
+    try:
+        return build({})
+    except ScriptError as first:
+        sized = [(n, s.kind) for n, s in specs if s is not None and s.kind in ("varargs", "list")]
+        if not sized:
+            raise
+        for count in range(1, 5):
+            kinds = {"varargs": VarArgs(count), "list": ListLength(count)}
+            try:
+                return build({name: kinds[kind] for name, kind in sized})
+            except ScriptError:
+                continue
+        raise first from None
 
 
 def build_method(obj: Any, name: str, constants: dict[str, Any]) -> ScriptMethod:

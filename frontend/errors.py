@@ -27,11 +27,16 @@ class ScriptError(Exception):
     """A program tsjit cannot script, with the location and a hint to fix it."""
 
     def __init__(
-        self, message: str, location: SourceLocation | None = None, hint: str = ""
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        hint: str = "",
+        related: tuple[tuple[str, SourceLocation], ...] = (),
     ) -> None:
         self.message = message
         self.location = location
         self.hint = hint
+        self.related = related  # (what is there, where): other places the error involves
         super().__init__(self._render())
 
     @property
@@ -46,6 +51,8 @@ class ScriptError(Exception):
         text = self.message
         if self.location is not None:
             text += "\n" + self.location.render()
+        for what, where in self.related:
+            text += f"\n  {what}:\n" + where.render()
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text
@@ -65,6 +72,8 @@ class SourceFile:
         col = getattr(node, "col_offset", 0) + self.indent
         end_line = getattr(node, "end_lineno", rel_line)
         line_text = self.lines[rel_line - 1].rstrip("\n") if rel_line - 1 < len(self.lines) else ""
+        if line_text.strip():  # as in the file, so the underline (at `col`) sits under it
+            line_text = " " * self.indent + line_text
         end_col = getattr(node, "end_col_offset", col) + self.indent
         if end_line != rel_line:
             end_col = len(line_text)

@@ -22,6 +22,7 @@ from frontend.run.arguments import (
     to_caller_kind,
 )
 from frontend.run.fast_call import MISS, FastCalls
+from frontend.run.python_binding import binder_for, python_call_error
 from frontend.run.shape_guard import ShapeGuard, call_key, exact_signature_text
 from frontend.run.tiers import MisfitCall, Tiers, default_mode
 from frontend.script.calls import CompiledFunction
@@ -142,10 +143,7 @@ class ScriptFunction(CompiledFunction):
         if kwargs:
             args = bind_keywords(self, args, kwargs)
         if len(args) != len(self.arguments):
-            raise TypeError(
-                f"{self.name}() takes {len(self.arguments)} argument"
-                f"{'s' if len(self.arguments) != 1 else ''} but {len(args)} were given"
-            )
+            raise self.arity_error(args)
         converted = [to_array(a) for a in args]
         values = [v for v, _ in converted]
         kind = caller_kind([k for _, k in converted])
@@ -168,6 +166,18 @@ class ScriptFunction(CompiledFunction):
             results = list(result) if isinstance(result, tuple | list) else [result]
             result = regroup_tuples(results, self.result_structure)
         return to_caller_kind(result, kind)
+
+    def arity_error(self, args: tuple[Any, ...]) -> TypeError:
+        """Python's error for a call with the wrong number of arguments (the Python function's
+        own message where it is known)."""
+        error = None if self.python_fn is None else python_call_error(self.python_fn, args)
+        if error is not None:
+            return error
+        count = len(self.arguments)
+        return TypeError(
+            f"{self.name}() takes {count} argument{'s' if count != 1 else ''} "
+            f"but {len(args)} were given"
+        )
 
     def _run_compiled(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
         if signature in self._compiled:
@@ -343,17 +353,11 @@ class ScriptFunction(CompiledFunction):
 def bind_keywords(
     fn: ScriptFunction, args: tuple[Any, ...], kwargs: dict[str, Any], method: bool = False
 ) -> tuple[Any, ...]:
-    """Positional arguments for a call with keywords, bound like the Python function."""
-    import inspect
-
+    """Positional arguments for a call with keywords, bound like the Python function (and
+    refused with Python's message for the same call)."""
     if fn.python_fn is None:
         raise TypeError(f"{fn.name}() takes no keyword arguments")
-    parameters = list(inspect.signature(fn.python_fn).parameters.values())[int(method) :]
-    try:
-        bound = inspect.Signature(parameters).bind(*args, **kwargs)
-    except TypeError as err:
-        raise TypeError(f"{fn.name}(): {err}") from None
-    return tuple(bound.arguments.values())
+    return binder_for(fn.python_fn, method).positional(args, kwargs)
 
 
 def python_name(symbol: str) -> str:

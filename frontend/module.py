@@ -15,6 +15,7 @@ from typing import Any
 
 from frontend.function import ScriptFunction, bind_keywords
 from frontend.run.archive_format import archive_format
+from frontend.run.python_binding import python_call_error
 from frontend.script.modules import is_base_forward, is_module, resolve_path, tensor_array
 
 
@@ -95,10 +96,7 @@ class ScriptMethod:
             args = bind_keywords(self.function, args, kwargs, method=True)
         user = len(self.function.arguments) - len(self.param_paths)
         if len(args) != user:
-            raise TypeError(
-                f"{self.function.name}() takes {user} argument{'s' if user != 1 else ''} "
-                f"but {len(args)} were given"
-            )
+            raise self.arity_error(args, user)
         return self.function(*self.parameter_values(), *args)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -107,6 +105,15 @@ class ScriptMethod:
         raise pickle.PicklingError(
             f"cannot pickle the method {self.function.name} alone: pickle the module it belongs "
             "to (a scripted, traced or loaded module pickles by value) and call the method there"
+        )
+
+    def arity_error(self, args: tuple[Any, ...], user: int) -> TypeError:
+        """Python's error for the method called with the wrong number of arguments."""
+        python_fn = self.function.python_fn
+        error = None if python_fn is None else python_call_error(python_fn, args, method=True)
+        return error or TypeError(
+            f"{self.function.name}() takes {user} argument{'s' if user != 1 else ''} "
+            f"but {len(args)} were given"
         )
 
     def __repr__(self) -> str:

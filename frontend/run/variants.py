@@ -8,11 +8,11 @@ with those values as constants, and passes the remaining values as flat argument
 
 from __future__ import annotations
 
-import inspect
 import threading
 from collections.abc import Callable
 from typing import Any
 
+from frontend.run.python_binding import PythonBinder
 from frontend.script.annotations import ArgSpec, constant_of, flatten, structure_of
 
 Build = Callable[[dict[str, Any]], Callable[..., Any]]
@@ -26,21 +26,17 @@ class Variants:
         name: str,
         specs: list[tuple[str, ArgSpec | None]],
         build: Build,
-        signature: inspect.Signature,
+        binder: PythonBinder,
     ) -> None:
         self.name = name
         self.specs = specs
         self.build = build
-        self.signature = signature  # the Python parameters (without `self`), for defaults
+        self.binder = binder  # the Python parameters (without `self`): defaults, call errors
         self._cache: dict[tuple[Any, ...], Callable[..., Any]] = {}
         self._lock = threading.Lock()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Any:
-        try:
-            bound = self.signature.bind(*args, **(kwargs or {}))
-        except TypeError as err:
-            raise TypeError(f"{self.name}(): {err}") from None
-        bound.apply_defaults()
+        bound = self.binder.bind(args, kwargs or {})
         args = tuple(bound.arguments[name] for name, _ in self.specs)
         key = tuple(self._structure(name, spec, v) for (name, spec), v in zip(self.specs, args))
         variant = self._cache.get(key) or self._variant(key, args)

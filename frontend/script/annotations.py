@@ -8,9 +8,14 @@ How each kind reaches the IR:
   argument is the constant `None` (so `x is None` is decided while scripting and the other
   branch disappears, like TorchScript's refinement), anything else is an `X`;
 - `List[int]`, `List[float]`, `str`: specialized on the value (a constant in the graph), since
-  lists are shapes and dims that shape rules need to know;
+  lists are shapes and dims that shape rules need to know; TorchScript's
+  `BroadcastingList1/2/3[int]` (`torch._jit_internal`) is a `List[int]` that a single number
+  also gives (broadcast to N copies, `2` -> `[2, 2]`);
 - `Dict[str, X]` (X: Tensor, int, float, bool; keys str or int): specialized on the keys, one
   function argument per value (`%batch.input`), a dict in the body;
+- a method's `*args` (kind `varargs`, items: the element annotation, Tensor by default):
+  specialized on how many it collects (`VarArgs`), one function argument each, a tuple in the
+  body;
 - a flag, a `bool` parameter with a `True`/`False` default of an entry function (annotated
   `bool` or not): specialized on the value like `str` (kind `flag`). Flags pick what a function
   computes and returns (`need_weights`, `batch_first`): as constants the other branch goes
@@ -35,6 +40,23 @@ UNKNOWN_TENSOR = ValueTensorType(None, None)
 _SCALARS: dict[str, Attribute] = {"int": IntType(), "float": FloatType(), "bool": BoolType()}
 _ALIASES = {"List": "list", "Tuple": "tuple", "Optional": "optional", "Dict": "dict"}
 _DICT_VALUES = ("Tensor", "int", "float", "bool")
+_BROADCASTING = {f"BroadcastingList{n}": n for n in (1, 2, 3)}  # torch._jit_internal's
+
+
+@dataclass(frozen=True)
+class VarArgs:
+    """A method's `*args` in one specialization: how many arguments it collects."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class ListLength:
+    """The default graph of a `List[int]` argument whose body needs its length (`len(shape)`,
+    `shape[0]`): that many run-time items, one function argument each (calls specialize on
+    the list's value)."""
+
+    count: int
 
 
 @dataclass(frozen=True)
@@ -44,6 +66,7 @@ class ArgSpec:
 
     kind: str
     items: tuple[ArgSpec, ...] = ()
+    broadcast: int = 0  # TorchScript's BroadcastingListN[int]: a number stands for N copies
 
     def __str__(self) -> str:
         if not self.items:
@@ -56,7 +79,7 @@ class ArgSpec:
     @property
     def is_structured(self) -> bool:
         """Whether calls specialize on the argument (None-ness, list values, tuple shape)."""
-        return self.kind in ("list", "tuple", "optional", "str", "flag", "dict") or any(
+        return self.kind in ("list", "tuple", "optional", "str", "flag", "dict", "varargs") or any(
             i.is_structured for i in self.items
         )
 
@@ -105,6 +128,8 @@ def _generic(node: ast.Subscript, fail: Fail) -> ArgSpec:
         return ArgSpec("tuple", items)
     if base == "list" and len(items) == 1 and items[0].kind in ("int", "float"):
         return ArgSpec("list", items)
+    if base in _BROADCASTING and len(items) == 1 and items[0].kind in ("int", "float"):
+        return ArgSpec("list", items, _BROADCASTING[base])
     if base == "dict" and len(items) == 2 and _dict_of_values(*items):
         return ArgSpec("dict", (items[1],))
     raise fail(
@@ -169,6 +194,7 @@ def structure_of(spec: ArgSpec | None, value: Any) -> Any:
             raise TypeError(f"expected a tuple of {len(spec.items)}, got {_describe(value)}")
         return tuple(structure_of(s, v) for s, v in zip(spec.items, value))
     if spec.kind == "list":
+        value = broadcast_list(spec, value)
         if not isinstance(value, list | tuple):
             raise TypeError(f"expected a list, got {_describe(value)}")
         return ("list", tuple(value))
@@ -180,7 +206,16 @@ def structure_of(spec: ArgSpec | None, value: Any) -> Any:
         return ("flag", flag_value(value))
     if spec.kind == "dict":
         return ("dict", dict_keys(value))
+    if spec.kind == "varargs":
+        return ("varargs", tuple(structure_of(spec.items[0], v) for v in value))
     return None
+
+
+def broadcast_list(spec: ArgSpec, value: Any) -> Any:
+    """A `BroadcastingListN` argument given one number: N copies of it (else the value)."""
+    if spec.broadcast and isinstance(value, int | float) and not isinstance(value, bool):
+        return [value] * spec.broadcast
+    return value
 
 
 def dict_keys(value: Any) -> tuple[Any, ...]:
@@ -210,6 +245,8 @@ def flatten(spec: ArgSpec | None, value: Any) -> list[Any]:
         return [x for s, v in zip(spec.items, value) for x in flatten(s, v)]
     if spec.kind == "dict":
         return [x for v in value.values() for x in flatten(spec.items[0], v)]
+    if spec.kind == "varargs":
+        return [x for v in value for x in flatten(spec.items[0], v)]
     return []  # lists, strings and flags are constants of the specialized graph
 
 
@@ -220,13 +257,15 @@ def constant_of(spec: ArgSpec | None, value: Any) -> Any:
     if spec.kind == "optional" and value is None:
         return None
     if spec.kind == "list":
-        return list(value)
+        return list(broadcast_list(spec, value))
     if spec.kind == "str":
         return value
     if spec.kind == "flag":
         return flag_value(value)
     if spec.kind == "dict":
         return DictKeys(tuple(value))
+    if spec.kind == "varargs":
+        return VarArgs(len(value))
     if spec.kind == "optional":
         return constant_of(spec.items[0], value)
     return NotImplemented

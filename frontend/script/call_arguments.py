@@ -1,5 +1,6 @@
 """How a call's Python arguments become an op's: keywords spelled the Python way
-(`F.dropout(x, training=False)` is ATen's `train`, `inplace=` of ops that have none), and a
+(`F.dropout(x, training=False)` is ATen's `train`, `inplace=` and `memory_format=` of ops that
+have none), and a
 `dtype=y.dtype` known only at run time, which becomes `type_as(y)` after the call."""
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ def accepts(op: Any, keyword: str) -> bool:
     return any(a.name == keyword for a in op.parsed_schema().arguments)
 
 
+def takes_int(op: Any, keyword: str) -> bool:
+    """Whether the op's schema argument `keyword` is an int (`int memory_format=0`)."""
+    return any(a.name == keyword and a.type.startswith("int") for a in op.parsed_schema().arguments)
+
+
 KEYWORD_SPELLINGS = {"training": "train"}
 """Python keywords whose ATen schema argument has another name (`F.dropout(x, training=...)`
 is `aten::dropout(input, p, train)`)."""
@@ -45,10 +51,13 @@ is `aten::dropout(input, p, train)`)."""
 
 def python_keywords(candidates: Any, kwargs: dict[str, Value]) -> dict[str, Value]:
     """`kwargs` as the ops' schemas name them: `inplace=` dropped where no overload takes it
-    (`F.relu(x, inplace=True)` computes out of place, as scripts always do), Python spellings
-    renamed (KEYWORD_SPELLINGS)."""
+    (`F.relu(x, inplace=True)` computes out of place, as scripts always do), `memory_format=`
+    where no overload takes its int code (a layout: the values are the same), Python
+    spellings renamed (KEYWORD_SPELLINGS)."""
     renamed: dict[str, Value] = {}
     for keyword, value in kwargs.items():
+        if keyword == "memory_format" and not any(takes_int(c, keyword) for c in candidates):
+            continue  # `x.to(t, memory_format=...)`: a layout, the same values
         if any(accepts(c, keyword) for c in candidates):
             renamed[keyword] = value
         elif keyword in KEYWORD_SPELLINGS:

@@ -44,7 +44,12 @@ from frontend.script.einsum import einsum_call
 from frontend.script.lambdas import LocalLambda
 from frontend.script.modules import is_captured_graph, is_module
 from frontend.script.random_tensors import random_function_name
-from frontend.script.tensor_methods import NOT_SPECIAL, tensor_literal
+from frontend.script.tensor_methods import (
+    NOT_SPECIAL,
+    is_number_tensor_function,
+    number_tensor,
+    tensor_literal,
+)
 from frontend.script.torch_jit_api import NOT_JIT_API, is_ignored, jit_api_value
 from frontend.script.value_kinds import GraphValue, MethodValue, ModuleValue, PyObject
 
@@ -118,6 +123,9 @@ class CallSites(Collaborator):
             return einsum_call(self.scripter, node, args, kwargs)
         if is_torch_function(obj, "tensor"):
             return tensor_literal(self.scripter, node, args, kwargs)
+        number_function = is_number_tensor_function(obj)
+        if number_function is not None:
+            return number_tensor(self.scripter, node, number_function, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:
             return self.scripter.ops.result(self.scripter.ops.emit(node, candidates, args, kwargs))

@@ -341,11 +341,14 @@ class ControlFlow(Collaborator):
         before = dict(self.scripter.env)
         blocks = (Block(), Block())
         envs: list[dict[str, Value]] = []
+        assigned: list[dict[str, ast.AST]] = []  # per branch: variable -> its last assignment
         for block, body in zip(blocks, (node.body, node.orelse)):
             with self.branch(block):
                 for stmt in body:
                     self.scripter.statements.statement(stmt)
                 envs.append(dict(self.scripter.env))
+                assigned.append(dict(self.scripter.assignments))
+        self.branch_assignments = assigned
         self.merge_branches(node, before, envs, blocks, cond)
 
     def merge_branches(
@@ -388,6 +391,16 @@ class ControlFlow(Collaborator):
         self.scripter.builder.block = saved
         return out[0], out[1]
 
+    def branch_places(self, name: str, kinds: list[str]) -> tuple[tuple[str, ast.AST], ...]:
+        """Where each branch of the `if` being merged last assigned `name`."""
+        found = [a.get(name) for a in getattr(self, "branch_assignments", [])]
+        if len(found) != 2 or found[0] is None or found[1] is None or found[0] is found[1]:
+            return ()
+        return tuple(
+            (f"`{name}` is {kind} here ({branch} branch)", place)
+            for kind, branch, place in zip(kinds, ("true", "false"), found)
+        )
+
     def is_mergeable(self, node: ast.If, name: str, then_value: Value, else_value: Value) -> bool:
         """False (and `name` unusable after the `if`) unless both branches define it alike."""
 
@@ -406,13 +419,15 @@ class ControlFlow(Collaborator):
                     "assign it outside the `if`",
                 )
         if kind_of(then_value) != kind_of(else_value):
+            kinds = [_article(kind_of(v)) for v in (then_value, else_value)]
             self.scripter.values.mark_unusable(
                 name,
                 Unusable(
-                    f"`{name}` is {_article(kind_of(then_value))} in the true branch and "
-                    f"{_article(kind_of(else_value))} in the false branch of this `if`",
+                    f"`{name}` is {kinds[0]} in the true branch and {kinds[1]} in the false "
+                    "branch of this `if`",
                     node,
                     "give it the same type in both branches",
+                    self.branch_places(name, kinds),
                 ),
             )
             return False

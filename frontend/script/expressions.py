@@ -97,6 +97,8 @@ class Expressions(Collaborator):
             from frontend.torch.dtype import as_dtype
 
             return as_dtype(obj)
+        if type(obj).__name__ == "memory_format" and type(obj).__module__ == "torch":
+            return MEMORY_FORMATS.get(str(obj), PyObject(obj))  # an int, as in TorchScript
         return PyObject(obj)
 
     def expr_Tuple(self, node: ast.Tuple) -> Value:  # noqa: N802
@@ -178,3 +180,11 @@ _EXPRESSION_HINTS: dict[type[ast.expr], str] = {
     ast.DictComp: "write the loop out explicitly",
     ast.GeneratorExp: "write the loop out explicitly",
 }
+
+
+MEMORY_FORMATS = {
+    "torch.contiguous_format": 0, "torch.preserve_format": 1, "torch.channels_last": 2,
+    "torch.channels_last_3d": 3,
+}  # fmt: skip
+"""TorchScript's codes of `torch.memory_format` values (`memory_format=` of `clone`, ...):
+layouts, so no-ops for the values a script computes."""

@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from dialects.torch.ops.prim import PrimLoopConditionOp, PrimLoopOp
 from dialects.torch.ops.scalars import AtenDeriveIndexOp, AtenRangeLengthOp
 from dialects.torch.types import DYN, IntType, ValueTensorType
+from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
 from frontend.script.collaborator import Collaborator
 from frontend.script.control import FunctionFrame, Leaf, _article
@@ -182,7 +183,7 @@ class Loops(Collaborator):
     def unrolled(self, node: ast.For, items: list[Value]) -> list[ast.stmt]:
         """The loop body once per item, each copy preceded by `target = item`."""
         if node.orelse:
-            raise self.error(node.orelse[0], "`for ... else` is not supported")
+            raise self.else_error(node, "for")
         for inner in _walk_same_loop(node.body):
             if isinstance(inner, ast.Break | ast.Continue):
                 raise self.error(
@@ -269,7 +270,7 @@ class Loops(Collaborator):
 
     def stmt_For(self, node: ast.For) -> None:  # noqa: N802
         if node.orelse:
-            raise self.error(node.orelse[0], "`for ... else` is not supported")
+            raise self.else_error(node, "for")
         if not is_range_call(node.iter):
             self.run_time_loop(node)
             return
@@ -360,9 +361,25 @@ class Loops(Collaborator):
             return hi
         return self.scripter.ops.emit(node.iter, (AtenRangeLengthOp,), [lo, hi, step], {})[0]
 
+    def else_error(self, node: ast.For | ast.While, keyword: str) -> ScriptError:
+        """The refusal of a loop's `else:` clause, at the `else` (else at the loop)."""
+        lines = self.scripter.source.lines
+        place: ast.AST = node
+        for number in range(node.body[-1].end_lineno or node.lineno, node.orelse[0].lineno + 1):
+            text = lines[number - 1]
+            if text.lstrip().startswith("else") and text.strip()[4:5] in (":", " "):
+                col = len(text) - len(text.lstrip())
+                place = ast.Pass(lineno=number, col_offset=col, end_lineno=number,
+                                 end_col_offset=col + 4)  # fmt: skip
+                break
+        return self.error(
+            place, f"`{keyword} ... else` is not supported",
+            f"set a flag before `break` and test it after the `{keyword}` loop",
+        )  # fmt: skip
+
     def stmt_While(self, node: ast.While) -> None:  # noqa: N802
         if node.orelse:
-            raise self.error(node.orelse[0], "`while ... else` is not supported")
+            raise self.else_error(node, "while")
         initial = self.scripter.control.condition(node.test)
         if initial is False:
             return

@@ -7,6 +7,7 @@ function's `bool` flags are constants, their defaults giving the default graph. 
 first parameter is bound to its module (`self_value`).
 
 Interface: `parameters()` (the parameters without `self`), `default_constants(parameters)`,
+`broadcast_constants(parameters, constants)` (`BroadcastingListN` numbers as lists),
 `argument_types(arg)`, `annotation(arg)`, `parameter_specs()`.
 """
 
@@ -19,7 +20,14 @@ from xdsl.ir import Attribute
 
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import kind_of_type
-from frontend.script.annotations import ArgSpec, admits, parse_annotation
+from frontend.script.annotations import (
+    ArgSpec,
+    ListLength,
+    VarArgs,
+    admits,
+    broadcast_list,
+    parse_annotation,
+)
 from frontend.script.collaborator import Collaborator
 from frontend.script.dicts import DictKeys
 
@@ -52,6 +60,18 @@ class Parameters(Collaborator):
             out[arg.arg] = default.value  # type: ignore[union-attr]
         return out
 
+    def broadcast_constants(
+        self, parameters: list[ast.arg], constants: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A number given for a `BroadcastingListN[int]` parameter is N copies of it."""
+        out = dict(constants)
+        for arg in parameters:
+            spec = self.annotation(arg) if arg.arg in out else None
+            if spec is not None and spec.kind == "list" and spec.broadcast:
+                value = broadcast_list(spec, out[arg.arg])
+                out[arg.arg] = list(value) if isinstance(value, tuple) else value
+        return out
+
     def parameter_defaults(self) -> dict[str, ast.expr]:
         args = self.scripter.node.args
         if not args.defaults:
@@ -61,8 +81,9 @@ class Parameters(Collaborator):
     def parameters(self) -> list[ast.arg]:
         """The function's arguments, without `self` for a method."""
         args = self.scripter.node.args
+        method = self.scripter.self_value is not None and args.kwarg is None
         for extra, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
-            if extra is not None:
+            if extra is not None and not (method and what == "*args"):
                 raise self.error(
                     extra,
                     f"{what} is not supported in scripted functions",
@@ -82,7 +103,7 @@ class Parameters(Collaborator):
                 self.scripter.node, f"method {self.scripter.node.name}() has no `self` argument"
             )
         self.scripter.env[args.args[0].arg] = self.scripter.self_value
-        return list(args.args[1:])
+        return list(args.args[1:]) + ([args.vararg] if args.vararg is not None else [])
 
     def argument_types(self, arg: ast.arg) -> tuple[list[Attribute], bool]:
         """The function arguments for `arg` and whether they form a tuple.
@@ -92,6 +113,12 @@ class Parameters(Collaborator):
         """
         spec = self.annotation(arg)
         given = self.scripter.call_types.get(arg.arg)
+        collected = self.scripter.constants.get(arg.arg)
+        if spec is not None and spec.kind == "varargs":  # `*args`: as many as this call gives
+            count = collected.count if isinstance(collected, VarArgs) else 0
+            return spec.items[0].default_types() * count, True
+        if spec is not None and spec.kind == "list" and isinstance(collected, ListLength):
+            return spec.items[0].default_types() * collected.count, True
         if given is None:
             if spec is None:
                 return [UNKNOWN_TENSOR], False
@@ -113,6 +140,8 @@ class Parameters(Collaborator):
         """The argument's annotation; an entry function's flag (a `bool` parameter, annotated
         or not, with a `True`/`False` default) is `ArgSpec("flag")`."""
         spec = None if arg.annotation is None else self.parsed_annotation(arg.annotation)
+        if arg is self.scripter.node.args.vararg:
+            return ArgSpec("varargs", (spec or ArgSpec("Tensor"),))
         if self.scripter.entry and (spec is None or spec.kind == "bool"):
             default = self.parameter_defaults().get(arg.arg)
             if isinstance(default, ast.Constant) and isinstance(default.value, bool):

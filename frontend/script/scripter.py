@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from frontend.errors import ScriptError, SourceFile
 from frontend.ir.builder import IRBuilder, Value
-from frontend.script.annotations import ArgSpec
+from frontend.script.annotations import ArgSpec, ListLength, VarArgs
 from frontend.script.assign_into import SubscriptStores
 from frontend.script.call_sites import CallSites
 from frontend.script.calls import Calls, Compilation, ScriptedFunction
@@ -87,9 +87,21 @@ def load_source(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
     indent = len(lines[0]) - len(lines[0].lstrip())
     tree = ast.parse(dedented)
     node = tree.body[0]
+    source = SourceFile(filename, dedented.splitlines(), first_line, indent)
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise ScriptError(
+            f"cannot script `async def {node.name}`: coroutines are not supported",
+            source.location(_def_keyword(node)), "script a plain `def`",
+        )  # fmt: skip
     if not isinstance(node, ast.FunctionDef):
         raise ScriptError(f"cannot script {fn!r}: expected a function definition")
-    return node, SourceFile(filename, dedented.splitlines(), first_line, indent)
+    return node, source
+
+
+def _def_keyword(node: ast.AsyncFunctionDef) -> ast.AST:
+    """Where `async def` is written (the `def` line, after any decorators)."""
+    return ast.Pass(lineno=node.lineno, col_offset=node.col_offset, end_lineno=node.lineno,
+                    end_col_offset=node.col_offset + len("async def"))  # fmt: skip
 
 
 class FunctionScripter:
@@ -167,8 +179,13 @@ class FunctionScripter:
     def build_function(self) -> ScriptedFunction:
         parameters = self.parameters.parameters()
         self.constants = {**self.parameters.default_constants(parameters), **self.constants}
+        self.constants = self.parameters.broadcast_constants(parameters, self.constants)
         dicts = {n: c for n, c in self.constants.items() if isinstance(c, DictKeys)}
-        runtime = [a for a in parameters if a.arg not in self.constants or a.arg in dicts]
+        collected = {n for n, c in self.constants.items() if isinstance(c, VarArgs | ListLength)}
+        runtime = [
+            a for a in parameters
+            if a.arg not in self.constants or a.arg in dicts or a.arg in collected
+        ]  # fmt: skip
         arg_types = [self.parameters.argument_types(a) for a in runtime]
         block = Block(arg_types=[t for types, _ in arg_types for t in types])
         self.entry_block = block
@@ -185,7 +202,9 @@ class FunctionScripter:
             for i, value in enumerate(values):
                 value.name_hint = f"{node.arg}.{i}" if is_tuple else node.arg
             self.env[node.arg] = tuple(values) if is_tuple else values[0]
-        self.env.update((n, c) for n, c in self.constants.items() if n not in dicts)
+            if isinstance(self.constants.get(node.arg), ListLength):
+                self.env[node.arg] = list(values)
+        self.env.update((n, c) for n, c in self.constants.items() if n not in {*dicts, *collected})
         self.builder = IRBuilder(block)
         leaf = self.control.block_list(self.node.body)
         if leaf is None:

@@ -97,11 +97,13 @@ class Statements(Collaborator):
                 "assign to a plain variable: `x = x + y`",
             )
         current = self.scripter.expressions.lookup(node.target)
+        result = self.scripter.operators.binop(
+            node, node.op, current, self.scripter.expressions.expr(node.value)
+        )
+        operator = ast.unparse(ast.AugAssign(ast.Name("a"), node.op, ast.Name("b"))).split()[1]
         self.assign(
             node.target,
-            self.scripter.operators.binop(
-                node, node.op, current, self.scripter.expressions.expr(node.value)
-            ),
+            self.scripter.tensor_methods.keep_dtype(node, operator, current, result),
         )
 
     def assign(self, target: ast.expr, value: Value) -> None:

@@ -1,15 +1,18 @@
 """Tensor methods and attributes that are not one registered op, in scripted code.
 
-- in-place methods (`y.add_(1)`): the variable gets the functional op's result, for a tensor
-  nothing else shares (`shared_storage`: not an argument, a view or a second name);
+- in-place methods (`y.add_(1)`): the variable gets the functional op's result in its own
+  dtype (`keep_dtype`, as PyTorch writes it), for a tensor nothing else shares
+  (`shared_storage`: not an argument, a view or a second name);
 - `t.item()`: `Int/Bool/Float.Tensor` by the dtype known while scripting;
+- `t.is_floating_point()`: a bool known now, or a test of the run-time dtype code;
 - the cpu device: `x.device` is `"cpu"`, `x.to("cpu")`, `x.cpu()`, `x.detach()` (no autograd)
   give `x`; a `device=` of the cpu is accepted by every call (`devices_dropped`);
 - `x.T` (`permute` of the reversed dims: it needs the rank, so for a tensor whose rank is
   not known while scripting it is `t()`, the 2-D case), and `.values` / `.indices` of the
   (values, indices) pair that `max(dim)`, `min(dim)` and friends return;
 - `torch.tensor(data)`: numbers known while scripting become a `torch.vtensor.literal`, a
-  number known at run time a 0-d `torch.aten.full` (`tensor_literal`).
+  number known at run time a 0-d `torch.aten.full` (`tensor_literal`); the same for
+  `torch.ops.prim.NumToTensor(n)` and `torch.scalar_tensor(n)` (`number_tensor`).
 """
 
 from __future__ import annotations
@@ -21,13 +24,13 @@ from typing import Any
 import numpy as np
 from xdsl.ir import SSAValue
 
-from dialects.torch.dtypes import DType
+from dialects.torch.dtypes import ALL_DTYPES, BOOL, FLOAT32, FLOAT64, INT64, DType
 from dialects.torch.ops.casts import PrimDtypeOp
 from dialects.torch.ops.prim import ValueTensorLiteralOp
 from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import Value, kind_of
-from frontend.ir.resolve import ops_for_method
+from frontend.ir.resolve import is_torch_function, ops_for_method
 from frontend.script.collaborator import Collaborator
 from frontend.script.loops import in_place_base
 
@@ -78,7 +81,66 @@ class TensorMethods(Collaborator):
             return self.in_place_call(node, receiver, name, args, kwargs)
         if name == "item" and not args and not kwargs:
             return self.tensor_item(node, receiver)
+        if name == "is_floating_point" and not args and not kwargs:
+            return self.is_floating_point(node, receiver)
         return NOT_SPECIAL
+
+    def keep_dtype(self, node: ast.AST, name: str, destination: Value, result: Value) -> Value:
+        """The result of an in-place update (`a += b`, `a.add_(b)`) in the destination's
+        dtype, as PyTorch writes it into `a`; a float result for an integer destination is
+        PyTorch's error (now when both dtypes are known, else when the call runs)."""
+        if kind_of(destination) != "Tensor" or kind_of(result) != "Tensor":
+            return result
+        dest, got = known_tensor_type(destination), known_tensor_type(result)
+        if dest is not None and got is not None and dest.element and got.element:
+            if dest.element == got.element:
+                return result
+            if got.element.category > dest.element.category:
+                raise self.error(
+                    node, f"in-place `{name}`: result type {got.element.name} can't be cast "
+                    f"to the desired output type {dest.element.name}",
+                    "compute out of place: y = y + x",
+                )  # fmt: skip
+        else:
+            self.refuse_float_into_integer(node, name, destination, result)
+        return self.scripter.ops.emit(node, ops_for_method("type_as"), [result, destination], {})[0]
+
+    def refuse_float_into_integer(
+        self, node: ast.AST, name: str, destination: Value, result: Value
+    ) -> None:
+        """`if result.is_floating_point() and not destination.is_floating_point(): raise`,
+        decided once the call's dtypes are known."""
+        names = (f"__in_place_result_{id(node)}", f"__in_place_destination_{id(node)}")
+        self.scripter.env.update(zip(names, (result, destination)))
+        message = f"in-place `{name}`: a floating-point result can't be cast to an integer tensor"
+        guard = ast.parse(
+            f"if {names[0]}.is_floating_point() and not {names[1]}.is_floating_point():\n"
+            f"    raise RuntimeError({message!r})"
+        ).body[0]
+        for part in ast.walk(guard):
+            ast.copy_location(part, node)
+        try:
+            self.scripter.control.stmt_If(guard)
+        finally:
+            for hidden in names:
+                self.scripter.env.pop(hidden, None)
+
+    def is_floating_point(self, node: ast.Call, tensor: Value) -> Value:
+        """`x.is_floating_point()`: decided now when the dtype is known, else a test of the
+        run-time dtype code (`x.dtype == torch.float32 or x.dtype == torch.float64`)."""
+        known = known_tensor_type(tensor)
+        if known is not None and known.element is not None:
+            return known.element.is_float
+        hidden = f"__dtype_{id(node)}"
+        self.scripter.env[hidden] = self.scripter.ops.emit(node, (PrimDtypeOp,), [tensor], {})[0]
+        codes = [d.scalar_type for d in ALL_DTYPES if d.is_float]
+        test = ast.parse(" or ".join(f"{hidden} == {c}" for c in codes), mode="eval").body
+        for part in ast.walk(test):
+            ast.copy_location(part, node)
+        try:
+            return self.scripter.expressions.expr(test)
+        finally:
+            self.scripter.env.pop(hidden, None)
 
     def tensor_item(self, node: ast.Call, tensor: Value) -> Value:
         """`t.item()`: an int for an integer tensor, a bool for a bool one, else a float (also
@@ -122,6 +184,7 @@ class TensorMethods(Collaborator):
         result = self.scripter.ops.result(
             self.scripter.ops.emit(node, functional, [receiver, *args], kwargs)
         )
+        result = self.keep_dtype(node, name, receiver, result)
         self.scripter.statements.assign(target, result)
         return result
 
@@ -235,6 +298,35 @@ def tensor_literal(
         f"torch.tensor() of {kind_of(data)} is not supported",
         "numbers, or lists of numbers known while scripting; for a tensor: x.clone()",
     )
+
+
+def number_tensor(
+    scripter: Any, node: ast.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """A 0-d tensor of one number: `torch.ops.prim.NumToTensor(n)` in the number's own dtype
+    (int64, float64, bool), `torch.scalar_tensor(n, dtype=torch.float32)`."""
+    kwargs = devices_dropped(lambda message: scripter.error(node, message), kwargs)
+    kind = kind_of(args[0]) if len(args) == 1 else None
+    dtype = kwargs.pop("dtype", None) if name == "scalar_tensor" else None
+    if kind not in _NUMBER_DTYPES or kwargs or not (dtype is None or isinstance(dtype, DType)):
+        raise scripter.error(node, f"{name}() takes one number here (and `dtype=`)")
+    if dtype is None:
+        dtype = _NUMBER_DTYPES[kind] if name == "NumToTensor" else FLOAT32
+    if isinstance(args[0], bool | int | float):
+        return tensor_literal(scripter, node, args, {"dtype": dtype})
+    return scripter.ops.emit(node, BY_PY_NAME["torch.full"], [[], args[0]], {"dtype": dtype})[0]
+
+
+_NUMBER_DTYPES = {"int": INT64, "float": FLOAT64, "bool": BOOL}
+"""The dtype of `NumToTensor` of a number of each kind (TorchScript's prim::NumToTensor)."""
+
+
+def is_number_tensor_function(obj: Any) -> str | None:
+    """"NumToTensor" / "scalar_tensor" for those functions, else None."""
+    if is_torch_function(obj, "scalar_tensor"):
+        return "scalar_tensor"
+    name, module = getattr(obj, "__name__", ""), getattr(obj, "__module__", "") or ""
+    return "NumToTensor" if name == "NumToTensor" and module.startswith("torch") else None
 
 
 def _is_number_data(value: Any) -> bool:

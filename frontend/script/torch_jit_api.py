@@ -1,6 +1,8 @@
 """PyTorch's `torch.jit` helpers as a script sees them, the way TorchScript does:
 
 - `torch.jit.is_scripting()` is True and `torch.jit.is_tracing()` False while scripting;
+- `has_torch_function*(...)` (`torch.overrides`, the guards of `torch.nn.functional`) is False,
+  as in TorchScript: scripted values are plain tensors;
 - `torch.jit.annotate(T, value)` is `value` (`torch.jit.annotate(List[Tensor], [])` an empty
   list that `append` grows);
 - functions marked `@torch.jit.ignore` or `@torch.jit.unused` stay Python, like
@@ -33,7 +35,17 @@ def jit_api_value(obj: Any, args: list[Any]) -> Any:
         return False
     if _torch_jit_function(obj, "annotate") and len(args) == 2:
         return args[1]
+    if _is_torch_function_guard(obj):
+        return False
     return NOT_JIT_API
+
+
+_GUARDS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
+
+
+def _is_torch_function_guard(obj: Any) -> bool:
+    overrides = sys.modules.get("torch.overrides")
+    return overrides is not None and any(obj is getattr(overrides, n, None) for n in _GUARDS)
 
 
 def is_ignored(fn: Any) -> bool:

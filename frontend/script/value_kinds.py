@@ -26,6 +26,7 @@ class Unusable:
     message: str
     node: ast.AST
     hint: str
+    places: tuple[tuple[str, ast.AST], ...] = ()  # (what is there, where), shown with the error
 
 
 @dataclass(frozen=True)

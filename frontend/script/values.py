@@ -32,6 +32,7 @@ from dialects.torch.ops.scalars import (
     AtenNotOp,
     AtenSqrtFloatOp,
 )
+from frontend.errors import ScriptError
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import ops_for_method, ops_for_operator
 from frontend.script.collaborator import Collaborator
@@ -64,12 +65,15 @@ class Values(Collaborator):
             return self.scripter.env[name]
         why = self.scripter.unusable.get(name)
         if why is not None:
-            raise self.error(
+            error = self.error(
                 node,
                 f"`{name}` cannot be used here: {why.message}"
                 + self.scripter.control.also_at(why.node),
                 why.hint,
             )
+            source = self.scripter.source
+            places = tuple((what, source.location(place)) for what, place in why.places)
+            raise ScriptError(error.message, error.location, error.hint, places)
         raise self.error(node, f"undefined name `{name}`")
 
     def mark_unusable(self, name: str, why: Unusable) -> None:

@@ -34,6 +34,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from frontend.function import ScriptFunction, Signature
 from frontend.run.arguments import Argument, spec_of
+from frontend.run.python_binding import python_call_error
 from frontend.run.tiers import set_compile_mode
 from frontend.torch.interception import intercepting
 from frontend.torch.tensor import Tensor
@@ -136,6 +137,10 @@ class TracedFunction(ScriptFunction):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         structured = args
         if self.input_structure is not None and not kwargs:
+            if len(args) != len(self.input_structure) and self.python_fn is not None:
+                error = python_call_error(self.python_fn, args)  # Python's words, if it has some
+                if error is not None:
+                    raise error
             args = tuple(flatten_inputs(self.name, args, self.input_structure))
         if self.exact_shapes is not None and not kwargs:
             shapes = tuple(tuple(getattr(a, "shape", ())) for a in args)

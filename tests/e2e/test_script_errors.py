@@ -124,16 +124,16 @@ def iterate_int(x, n: int):
 def for_else(x, n: int):
     for i in range(n):
         x = x + i
-    else:
-        x = x * 2  # <-- col 8
+    else:  # <-- col 4
+        x = x * 2
     return x
 
 
 def while_else(x, n: int):
     while n > 0:
         n = n - 1
-    else:
-        x = x * 2  # <-- col 8
+    else:  # <-- col 4
+        x = x * 2
     return x
 
 

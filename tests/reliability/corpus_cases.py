@@ -43,7 +43,7 @@ def load_corpus(filename: str) -> tuple[ModuleType, list[Case]]:
     lines = path.read_text().splitlines()
     cases = []
     for node in ast.parse(path.read_text()).body:
-        if not isinstance(node, ast.FunctionDef):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         doc = ast.get_docstring(node) or ""
         if not doc.startswith("error:"):
@@ -54,7 +54,9 @@ def load_corpus(filename: str) -> tuple[ModuleType, list[Case]]:
     return module, cases
 
 
-def _marker(lines: list[str], node: ast.FunctionDef) -> tuple[int | None, int | None]:
+def _marker(
+    lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> tuple[int | None, int | None]:
     end = node.end_lineno or node.lineno
     for number in range(node.lineno, end + 1):
         match = _MARKER.search(lines[number - 1])

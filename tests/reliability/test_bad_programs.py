@@ -42,6 +42,17 @@ def test_script_error_is_located(case: Case) -> None:
     assert f'File "{case.path}", line {case.line}' in str(error)
 
 
+def test_a_type_conflict_shows_both_assignments() -> None:
+    case = next(c for c in SCRIPTS if c.name == "int_and_tensor_in_branches")
+    with pytest.raises(frontend.ScriptError) as caught:
+        frontend.script(case.function)
+    text = str(caught.value)
+    for line, kind in ((case.line - 3, "an int"), (case.line - 1, "a Tensor")):
+        assert f"`y` is {kind} here" in text, text
+        assert f'File "{case.path}", line {line}, column 9' in text, text
+    assert "        y = 1\n" in text and "        y = x + 1\n" in text, text
+
+
 @pytest.mark.parametrize("case", TRACES, ids=str)
 def test_trace_error_is_located(case: Case) -> None:
     inputs = TRACES_MODULE.INPUTS.get(case.name, TRACES_MODULE.default_inputs)()

@@ -101,15 +101,98 @@ def test_wrong_scalar_argument(values: tuple[Any, Any], message: str, primed: bo
         fn(X, *values)
 
 
-def test_wrong_argument_count_and_keywords() -> None:
-    with pytest.raises(TypeError, match=r"affine\(\) takes 2 arguments but 1 were given"):
+def with_defaults(x, b, k: int = 2, s: float = 0.5):
+    return x * k + b * s
+
+
+class Forward(torch.nn.Module):
+    def forward(self, x, b, k: int = 2):
+        return x * k + b
+
+
+WITH_DEFAULTS = frontend.script(with_defaults)
+FORWARD = Forward()
+SCRIPTED_FORWARD = frontend.script(FORWARD)
+
+CALL_MISTAKES = [
+    ("missing one", (X,), {}),
+    ("missing all", (), {}),
+    ("missing by keyword", (), {"x": X}),
+    ("too many positional", (X, B, B, B, B), {}),
+    ("unexpected keyword", (X, B), {"z": B}),
+    ("duplicated", (X, B), {"x": X}),
+    ("duplicated and unexpected", (X,), {"x": X, "q": 1}),
+]
+"""Calls Python refuses: the scripted function must refuse them with Python's own message."""
+
+CALLABLES = [
+    ("function", affine, AFFINE),
+    ("defaults", with_defaults, WITH_DEFAULTS),
+    ("forward", FORWARD, SCRIPTED_FORWARD),
+]
+
+
+def python_message(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """The TypeError the plain Python function (or module) gives for this call."""
+    tensors = tuple(torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args)
+    try:
+        fn(*tensors, **kwargs)
+    except TypeError as err:
+        return str(err)
+    raise AssertionError("Python accepted the call")
+
+
+@pytest.mark.parametrize(("fn", "scripted"), [c[1:] for c in CALLABLES],
+                         ids=[c[0] for c in CALLABLES])  # fmt: skip
+@pytest.mark.parametrize(("args", "kwargs"), [m[1:] for m in CALL_MISTAKES],
+                         ids=[m[0] for m in CALL_MISTAKES])  # fmt: skip
+def test_call_mistakes_read_as_python(fn: Any, scripted: Any, args: Any, kwargs: Any) -> None:
+    wanted = python_message(fn, args, kwargs)
+    with pytest.raises(TypeError) as caught:
+        scripted(*args, **kwargs)
+    assert str(caught.value) == wanted
+
+
+def test_the_message_names_the_python_function_not_the_ir_symbol() -> None:
+    with pytest.raises(TypeError, match=r"^affine\(\) missing 1 required positional argument"):
         AFFINE(X)
-    with pytest.raises(TypeError, match=r"affine\(\) takes 2 arguments but 3 were given"):
-        AFFINE(X, B, B)
-    with pytest.raises(TypeError, match=r"affine\(\): .*unexpected keyword argument 'z'"):
-        AFFINE(X, B, z=B)
-    with pytest.raises(TypeError, match=r"affine\(\): missing a required argument: 'b'"):
-        AFFINE(x=X)
+    with pytest.raises(TypeError, match=r"^Forward\.forward\(\) missing 1 required"):
+        SCRIPTED_FORWARD(X)
+
+
+def paired(x, pair):
+    return x + pair[0] * pair[1]
+
+
+def test_a_traced_function_with_a_python_signature_reads_as_python() -> None:
+    t = torch.from_numpy(B)
+    traced = frontend.trace(paired, (t, (t, t)))
+    np.testing.assert_allclose(traced(t, (t, t)).numpy(), paired(t, (t, t)).numpy(), rtol=1e-6)
+    with pytest.raises(TypeError) as caught:
+        traced(t)
+    assert str(caught.value) == python_message(paired, (B,), {})
+
+
+CALLS_PYTHON_TAKES = [
+    ("positional", (X, B), {}),
+    ("keywords", (), {"b": B, "x": X}),
+    ("one default given", (X, B, 3), {}),
+    ("a default by keyword", (X, B), {"s": 2.0}),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [c[1:] for c in CALLS_PYTHON_TAKES],
+                         ids=[c[0] for c in CALLS_PYTHON_TAKES])  # fmt: skip
+def test_calls_python_takes_bind_as_python(args: Any, kwargs: Any) -> None:
+    assert_same(WITH_DEFAULTS(*args, **kwargs), expected(with_defaults, *_bound(args, kwargs)))
+
+
+def _bound(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    import inspect
+
+    bound = inspect.signature(with_defaults).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
 
 
 def test_rank_and_dtype_of_a_traced_function_are_checked() -> None:

@@ -134,22 +134,53 @@ def yield_statement(x):
 
 
 def while_else(x):
-    """error: else"""
+    """error: `while ... else` is not supported"""
     i = 0
     while i < 3:
         i += 1
-    else:
-        x = x + 1  # <-- col 8
+    else:  # <-- col 4
+        x = x + 1
     return x
 
 
 def for_else(x):
-    """error: else"""
+    """error: `for ... else` is not supported"""
     for i in range(3):
         x = x + i
-    else:
-        x = x + 1  # <-- col 8
+    else:  # <-- col 4
+        x = x + 1
     return x
+
+
+def for_else_over_rows(x):
+    """error: `for ... else` is not supported"""
+    for row in x:
+        x = x + row
+    else:  # <-- col 4
+        x = x + 1
+    return x
+
+
+def for_else_on_one_line(x):
+    """error: `for ... else` is not supported"""
+    for i in range(2):
+        x = x + i
+    else: x = x + 1  # <-- col 4  # noqa: E701
+    return x
+
+
+async def async_function(x):  # <-- col 0
+    """error: cannot script `async def async_function`"""
+    return x
+
+
+def int_and_tensor_in_branches(x, flag: bool):
+    """error: `y` is an int in the true branch and a Tensor in the false branch"""
+    if flag:
+        y = 1
+    else:
+        y = x + 1
+    return y  # <-- col 11
 
 
 def match_statement(x, n: int):
