@@ -13,6 +13,8 @@ from xdsl.dialects.builtin import (
     f32,
     f64,
     i1,
+    i8,
+    i16,
     i32,
     i64,
 )
@@ -44,14 +46,18 @@ class DType:
 
 si64 = IntegerType(64, Signedness.SIGNED)
 si32 = IntegerType(32, Signedness.SIGNED)
+si16 = IntegerType(16, Signedness.SIGNED)
+si8 = IntegerType(8, Signedness.SIGNED)
 
 BOOL = DType("bool", np.dtype(np.bool_), i1, i1, 0, 11)
+INT8 = DType("int8", np.dtype(np.int8), si8, i8, 1, 1)
+INT16 = DType("int16", np.dtype(np.int16), si16, i16, 1, 2)
 INT32 = DType("int32", np.dtype(np.int32), si32, i32, 1, 3)
 INT64 = DType("int64", np.dtype(np.int64), si64, i64, 1, 4)
 FLOAT32 = DType("float32", np.dtype(np.float32), f32, f32, 2, 6)
 FLOAT64 = DType("float64", np.dtype(np.float64), f64, f64, 2, 7)
 
-ALL_DTYPES: tuple[DType, ...] = (BOOL, INT32, INT64, FLOAT32, FLOAT64)
+ALL_DTYPES: tuple[DType, ...] = (BOOL, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64)
 DEFAULT_FLOAT = FLOAT32
 DEFAULT_INT = INT64
 
@@ -66,6 +72,10 @@ _SHORT = {
     "si64": INT64,
     "i32": INT32,
     "si32": INT32,
+    "i16": INT16,
+    "si16": INT16,
+    "i8": INT8,
+    "si8": INT8,
     "i1": BOOL,
     "b": BOOL,
     "bool": BOOL,

