@@ -178,6 +178,7 @@ class FunctionEmitter:
             T=dtype_of(type_),
             S0=signed(args[0], source),
             U0=unsigned(args[0], source),
+            U1=unsigned(args[1], source) if len(args) > 1 else "",
         )
         if self.plain:  # Python's math raises (domain, overflow) where numba gives nan / inf
             expr = PLAIN_MATH.sub(lambda m: f"{NUMPY_MATH[m[1]]}(", expr)

@@ -163,6 +163,9 @@ EXPRS: dict[type[Operation], str] = {
     arith.DivSIOp: "{0} // {1} + (({0} % {1} != 0) & (({0} < 0) != ({1} < 0)))",
     arith.RemSIOp: "{0} % {1} - {1} * (({0} % {1} != 0) & (({0} < 0) != ({1} < 0)))",
     arith.CeilDivSIOp: "-(-{0} // {1})",
+    # Unsigned ops (uint8's ui8, or any signless width) on both operands read as unsigned.
+    arith.DivUIOp: "{U0} // {U1}", arith.RemUIOp: "{U0} % {U1}", arith.ShRUIOp: "{U0} >> {U1}",
+    arith.MaxUIOp: "max({U0}, {U1})", arith.MinUIOp: "min({U0}, {U1})",
     # In float64: under `arcp`, LLVM turns a float32 1/sqrt into its estimate instruction plus
     # a Newton step, which gives NaN at 0 and inf (measured); 4x slower, but right.
     math.RsqrtOp: "{T}(1.0 / math.sqrt(np.float64({0})))",
@@ -171,9 +174,10 @@ EXPRS: dict[type[Operation], str] = {
     math.IPowIOp: "{0} ** {1} if {1} >= 0 else (1 - 2 * ({1} & 1)) * ({0} == -1) + ({0} == 1)",
 }
 
-# Casts give their exact type. {S0} / {U0}: operand 0 read as signed / unsigned.
+# Casts give their exact type. {S0} / {U0} / {U1}: operand 0 (1) read as signed / unsigned.
 CASTS: dict[type[Operation], str] = {
     arith.SIToFPOp: "{T}({S0})", arith.UIToFPOp: "{T}({U0})", arith.FPToSIOp: "{T}({0})",
+    arith.FPToUIOp: "{T}({0})",
     arith.ExtFOp: "{T}({0})", arith.TruncFOp: "{T}({0})", arith.TruncIOp: "{T}({0})",
     arith.ExtSIOp: "{T}({S0})", arith.ExtUIOp: "{T}({U0})", arith.IndexCastOp: "{T}({S0})",
     arith.BitcastOp: "bitcast({0}, {T})",
@@ -225,7 +229,10 @@ def dtype_of(type_: Attribute) -> str:
     if isinstance(type_, IndexType):
         return "np.intp"
     if isinstance(type_, IntegerType):
-        return "np.bool_" if type_.width.data == 1 else f"np.int{type_.width.data}"
+        if type_.width.data == 1:
+            return "np.bool_"
+        unsigned = type_.signedness.data == builtin.Signedness.UNSIGNED
+        return f"np.{'u' if unsigned else ''}int{type_.width.data}"
     if isinstance(type_, FLOAT_TYPES):
         return f"np.float{type_.bitwidth}"
     raise PythonEmitError(f"python target: unsupported type {type_}")

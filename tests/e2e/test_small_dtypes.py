@@ -1,4 +1,4 @@
-"""int8 and int16 tensors as arguments, results and `.to()` targets, scripted and traced,
+"""uint8, int8 and int16 tensors as arguments, results and `.to()` targets, scripted and traced,
 against PyTorch: wraparound, promotion, comparisons, reductions to int64, casts; dtypes tsjit
 does not support are refused with the argument's name."""
 
@@ -15,17 +15,18 @@ def elementwise(x, y):
         x + y, x * 3, torch.relu(x), x > y, torch.where(x > y, x, y), x.sum(), x.max(),
         x.to(torch.int16), (x * y).to(torch.float32), (x + y) > 0, (x * y) // 7, -(x - y),
         torch.abs(x + y), (x * y).max(dim=1)[0], x + y.to(torch.int32), x.to(torch.int8),
+        x.to(torch.uint8), x.to(torch.float32).to(torch.uint8), x.min(dim=0)[0], x // y,
     )  # fmt: skip
 
 
 SCRIPTED = frontend.script(elementwise)
-EXTREMES = {torch.int8: (-128, 127), torch.int16: (-32768, 32767)}
+EXTREMES = {torch.uint8: (0, 255), torch.int8: (-128, 127), torch.int16: (-32768, 32767)}
 
 
 def operands(dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
     lo, hi = EXTREMES[dtype]
-    x = torch.tensor([[hi - 27, -7, 3], [hi, lo, 0]], dtype=dtype)
-    y = torch.tensor([[hi - 27, 5, -3], [1, -1, 9]], dtype=dtype)
+    x = torch.tensor([[hi - 27, lo + 7, 3], [hi, lo, 0]], dtype=dtype)
+    y = torch.tensor([[hi - 27, lo + 5, hi - 3], [1, hi, 9]], dtype=dtype)
     return x, y
 
 
@@ -36,20 +37,28 @@ def assert_same(got: tuple, want: tuple) -> None:
         assert torch.equal(g, w), (i, g, w)
 
 
-@pytest.mark.parametrize("dtype", [torch.int8, torch.int16])
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16])
 def test_scripted_small_ints_match_torch(dtype: torch.dtype) -> None:
     x, y = operands(dtype)
     assert_same(SCRIPTED(x, y), elementwise(x, y))
 
 
-def test_traced_small_ints_match_torch() -> None:
-    x, y = operands(torch.int8)
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+def test_traced_small_ints_match_torch(dtype: torch.dtype) -> None:
+    x, y = operands(dtype)
     traced = frontend.trace(elementwise, (x, y))
     assert_same(traced(x, y), elementwise(x, y))
 
 
-def test_mixed_small_ints_promote_like_torch() -> None:
-    x, _ = operands(torch.int8)
-    w = torch.tensor([[300, -300, 7], [1000, -1000, 2]], dtype=torch.int16)
-    mixed = frontend.script(lambda a, b: (a + b, a * b, a > b))
-    assert_same(mixed(x, w), (x + w, x * w, x > w))
+MIXED = frontend.script(lambda a, b: (a + b, a * b, a > b, torch.maximum(a, b), a + 250))
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    (torch.int8, torch.int16), (torch.uint8, torch.int8), (torch.uint8, torch.int16),
+    (torch.bool, torch.uint8),
+])  # fmt: skip
+def test_mixed_small_ints_promote_like_torch(left: torch.dtype, right: torch.dtype) -> None:
+    """uint8 with int8 is int16, as torch.promote_types has it; a Python int keeps the dtype."""
+    a = torch.tensor([[200, 5, 7], [0, 255, 2]]).to(left)
+    b = torch.tensor([[-100, 100, 7], [127, -1, 2]]).to(right)
+    assert_same(MIXED(a, b), (a + b, a * b, a > b, torch.maximum(a, b), a + 250))

@@ -53,6 +53,7 @@ def assert_same(actual: Any, wanted: Any) -> None:
 
 # ---- wrong arguments: TypeError naming the argument ----
 
+
 def quantized(x: torch.Tensor) -> torch.Tensor:
     """x as qint8 (torch warns that quantized tensors are deprecated)."""
     with warnings.catch_warnings():
@@ -67,7 +68,7 @@ WRONG_TENSORS = [
     ("numpy scalar", np.float32(2.0), r"argument 'x' must be a tensor .* not float32"),
     ("float16", X.astype(np.float16), r"argument 'x' has dtype float16, which tsjit"),
     ("complex64", X.astype(np.complex64), r"argument 'x' has dtype complex64, which tsjit"),
-    ("uint8", X.astype(np.uint8), r"argument 'x' has dtype uint8, which tsjit"),
+    ("uint32", X.astype(np.uint32), r"argument 'x' has dtype uint32, which tsjit"),
     ("uint16", X.astype(np.uint16),
      r"argument 'x' has dtype uint16, which tsjit"),
     ("big-endian", X.astype(">f4"), r"argument 'x' has dtype >f4, which tsjit"),
