@@ -163,15 +163,20 @@ EXPRS: dict[type[Operation], str] = {
     arith.DivSIOp: "{0} // {1} + (({0} % {1} != 0) & (({0} < 0) != ({1} < 0)))",
     arith.RemSIOp: "{0} % {1} - {1} * (({0} % {1} != 0) & (({0} < 0) != ({1} < 0)))",
     arith.CeilDivSIOp: "-(-{0} // {1})",
-    # Unsigned ops (uint8's ui8, or any signless width) on both operands read as unsigned.
-    arith.DivUIOp: "{U0} // {U1}", arith.RemUIOp: "{U0} % {U1}", arith.ShRUIOp: "{U0} >> {U1}",
-    arith.MaxUIOp: "max({U0}, {U1})", arith.MinUIOp: "min({U0}, {U1})",
     # In float64: under `arcp`, LLVM turns a float32 1/sqrt into its estimate instruction plus
     # a Newton step, which gives NaN at 0 and inf (measured); 4x slower, but right.
     math.RsqrtOp: "{T}(1.0 / math.sqrt(np.float64({0})))",
     math.FmaOp: "{0} * {1} + {2}",
     # torch (and MLIR): a negative exponent gives 0 unless the base is 1 or -1 (numba: INT64_MIN).
     math.IPowIOp: "{0} ** {1} if {1} >= 0 else (1 - 2 * ({1} & 1)) * ({0} == -1) + ({0} == 1)",
+}
+
+# Unsigned ops (uint8's ui8, or a signless width) read both operands as unsigned and give
+# their exact type (an i64 remui's np.uint64 goes back to np.int64).
+UNSIGNED_OPS: dict[type[Operation], str] = {
+    arith.DivUIOp: "{T}({U0} // {U1})", arith.RemUIOp: "{T}({U0} % {U1})",
+    arith.ShRUIOp: "{T}({U0} >> {U1})",
+    arith.MaxUIOp: "{T}(max({U0}, {U1}))", arith.MinUIOp: "{T}(min({U0}, {U1}))",
 }
 
 # Casts give their exact type. {S0} / {U0} / {U1}: operand 0 (1) read as signed / unsigned.
@@ -208,6 +213,7 @@ TEMPLATES: dict[type[Operation], str] = {
     **{op: f"{fn}({{args}})" for op, fn in CALLS.items()},
     **EXPRS,
     **CASTS,
+    **UNSIGNED_OPS,
 }
 
 FLOAT_TYPES = (builtin.Float16Type, builtin.Float32Type, builtin.Float64Type)

@@ -62,3 +62,20 @@ def test_mixed_small_ints_promote_like_torch(left: torch.dtype, right: torch.dty
     a = torch.tensor([[200, 5, 7], [0, 255, 2]]).to(left)
     b = torch.tensor([[-100, 100, 7], [127, -1, 2]]).to(right)
     assert_same(MIXED(a, b), (a + b, a * b, a > b, torch.maximum(a, b), a + 250))
+
+
+def integer_ops(x, y):
+    return (
+        x % 3, x >> 1, x & y, torch.clamp(x, 5, 100), torch.cumsum(x, 1), torch.mm(x, y.t()),
+        torch.sort(x, dim=1)[0], x < 100, x.prod(dim=1), torch.argmax(x, dim=1), x.float() * 0.5,
+    )  # fmt: skip
+
+
+INTEGER_OPS = frontend.script(integer_ops)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int16])
+def test_integer_ops_on_small_ints_match_torch(dtype: torch.dtype) -> None:
+    """uint8 shifts, remainders, orders and products are unsigned ones, as in torch."""
+    x, y = operands(dtype)
+    assert_same(INTEGER_OPS(x, y), integer_ops(x, y))
