@@ -8,6 +8,8 @@ import pytest
 import torch
 
 import frontend
+from dialects.torch.dtypes import ALL_DTYPES, promote
+from lowering.signature import format_signature, parse_signature
 
 
 def elementwise(x, y):
@@ -79,3 +81,15 @@ def test_integer_ops_on_small_ints_match_torch(dtype: torch.dtype) -> None:
     """uint8 shifts, remainders, orders and products are unsigned ones, as in torch."""
     x, y = operands(dtype)
     assert_same(INTEGER_OPS(x, y), integer_ops(x, y))
+
+
+def test_promotion_of_every_dtype_pair_is_torchs() -> None:
+    for a in ALL_DTYPES:
+        for b in ALL_DTYPES:
+            want = torch.promote_types(getattr(torch, a.name), getattr(torch, b.name))
+            assert promote(a, b).name == str(want).removeprefix("torch."), (a, b)
+
+
+def test_signatures_spell_small_ints_as_torch_mlir_does() -> None:
+    text = "ui8[?,4],si8[2],si16[]"
+    assert format_signature(parse_signature(text)) == text
