@@ -58,10 +58,10 @@ def to_array(value: Any) -> tuple[Any, str | None]:
     if tensor_type is not None and isinstance(value, tensor_type):
         try:
             return value.detach().numpy(), TORCH
-        except TypeError:  # bfloat16, quantized, float8: numpy has no such dtype
+        except (TypeError, RuntimeError) as err:  # bfloat16, quantized, on a GPU: no numpy view
+            if value.device.type != "cpu":
+                return UnsupportedTensor(f"is a torch tensor on {value.device} ({err})"), TORCH
             return UnsupportedTensor(unsupported_dtype(str(value.dtype))), TORCH
-        except RuntimeError as err:  # on a GPU, needing grad: numpy cannot view it
-            return UnsupportedTensor(f"is a torch tensor of dtype {value.dtype} ({err})"), TORCH
     if _is_eager_tensor(value):
         return value.numpy(), EAGER
     return value, None

@@ -80,6 +80,8 @@ WRONG_TENSORS = [
      r"argument 'x' has dtype float8_e4m3fn, which tsjit"),
     ("torch complex128", torch.ones(3, 4, dtype=torch.complex128),
      r"argument 'x' has dtype complex128, which tsjit"),
+    ("torch meta tensor", torch.empty(3, 4, device="meta"),
+     r"argument 'x' is a torch tensor on meta \(can't convert"),
     ("torch float16", torch.ones(3, 4, dtype=torch.float16),
      r"argument 'x' has dtype float16, which tsjit"),
 ]  # fmt: skip
