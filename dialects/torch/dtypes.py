@@ -13,6 +13,8 @@ from xdsl.dialects.builtin import (
     f32,
     f64,
     i1,
+    i8,
+    i16,
     i32,
     i64,
 )
@@ -26,7 +28,9 @@ class DType:
     name: str  # torch spelling: "float32"
     numpy: np.dtype  # type: ignore[type-arg]
     torch_attr: Attribute  # element type inside !torch.vtensor (si64, f32, i1)
-    signless_attr: Attribute  # element type after lowering (i64, f32, i1)
+    # element type after lowering (i64, f32, i1): signless, except uint8's ui8, which keeps
+    # the sign so that payloads pick unsigned arith ops (`divui`, `cmpi ult`, `extui`)
+    signless_attr: Attribute
     category: int  # 0 bool, 1 integer, 2 floating: torch's promotion categories
     scalar_type: int  # torch ScalarType code, the value of a `dtype=` argument in the IR
 
@@ -44,14 +48,20 @@ class DType:
 
 si64 = IntegerType(64, Signedness.SIGNED)
 si32 = IntegerType(32, Signedness.SIGNED)
+si16 = IntegerType(16, Signedness.SIGNED)
+si8 = IntegerType(8, Signedness.SIGNED)
+ui8 = IntegerType(8, Signedness.UNSIGNED)
 
 BOOL = DType("bool", np.dtype(np.bool_), i1, i1, 0, 11)
+UINT8 = DType("uint8", np.dtype(np.uint8), ui8, ui8, 1, 0)
+INT8 = DType("int8", np.dtype(np.int8), si8, i8, 1, 1)
+INT16 = DType("int16", np.dtype(np.int16), si16, i16, 1, 2)
 INT32 = DType("int32", np.dtype(np.int32), si32, i32, 1, 3)
 INT64 = DType("int64", np.dtype(np.int64), si64, i64, 1, 4)
 FLOAT32 = DType("float32", np.dtype(np.float32), f32, f32, 2, 6)
 FLOAT64 = DType("float64", np.dtype(np.float64), f64, f64, 2, 7)
 
-ALL_DTYPES: tuple[DType, ...] = (BOOL, INT32, INT64, FLOAT32, FLOAT64)
+ALL_DTYPES: tuple[DType, ...] = (BOOL, UINT8, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64)
 DEFAULT_FLOAT = FLOAT32
 DEFAULT_INT = INT64
 
@@ -66,6 +76,11 @@ _SHORT = {
     "si64": INT64,
     "i32": INT32,
     "si32": INT32,
+    "i16": INT16,
+    "si16": INT16,
+    "i8": INT8,
+    "ui8": UINT8,
+    "si8": INT8,
     "i1": BOOL,
     "b": BOOL,
     "bool": BOOL,
@@ -105,6 +120,11 @@ def dtype_of_code(code: int) -> DType:
     return found
 
 
+def is_unsigned_attr(attr: Attribute) -> bool:
+    """uint8's lowered element type (ui8): integer ops on it are the unsigned ones."""
+    return isinstance(attr, IntegerType) and attr.signedness.data == Signedness.UNSIGNED
+
+
 def is_float_attr(attr: Attribute) -> bool:
     return isinstance(attr, Float32Type | Float64Type)
 
@@ -113,9 +133,11 @@ def is_float_attr(attr: Attribute) -> bool:
 
 
 def promote(a: DType, b: DType) -> DType:
-    """torch.promote_types for two tensor dtypes of the same priority."""
+    """torch.promote_types for two tensor dtypes of the same priority (uint8 with int8 is int16)."""
     if a.category != b.category:
         return a if a.category > b.category else b
+    if {a.name, b.name} == {UINT8.name, INT8.name}:
+        return INT16
     return a if a.numpy.itemsize >= b.numpy.itemsize else b
 
 

@@ -11,10 +11,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects.torch.dtypes import is_float_attr
+from dialects.torch.dtypes import is_float_attr, is_unsigned_attr
 
 _FLOAT_PREDICATES = {"gt": "ogt", "lt": "olt", "ge": "oge", "le": "ole", "eq": "oeq", "ne": "une"}
 _INT_PREDICATES = {"gt": "sgt", "lt": "slt", "ge": "sge", "le": "sle", "eq": "eq", "ne": "ne"}
+_UINT_PREDICATES = {"gt": "ugt", "lt": "ult", "ge": "uge", "le": "ule", "eq": "eq", "ne": "ne"}
 
 
 class ScalarBuilder:
@@ -42,6 +43,9 @@ class ScalarBuilder:
         assert isinstance(typ, IntegerType | IndexType), f"no constant of type {typ}"
         if isinstance(typ, IntegerType) and typ.width.data == 1:
             value = int(bool(value))
+        if is_unsigned_attr(typ):  # arith constants are signless: bitcast the same bits
+            bits = self.const(_signless_bits(int(value), typ), _signless(typ))
+            return self.emit(arith.BitcastOp(bits, typ))
         return self.emit(arith.ConstantOp(IntegerAttr(int(value), typ)))
 
     def cast(self, x: SSAValue, to: Attribute) -> SSAValue:
@@ -80,6 +84,8 @@ class ScalarBuilder:
         return self.emit(op)
 
     def div(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        if is_unsigned_attr(x.type):
+            return self.emit(arith.DivUIOp(x, y))
         op = arith.DivfOp(x, y) if is_float_attr(x.type) else arith.DivSIOp(x, y)
         return self.emit(op)
 
@@ -92,6 +98,8 @@ class ScalarBuilder:
         """Division rounded down: Python's `//` for integers, `floor(x / y)` for floats with
         the infinities of torch's fmod-based quotient: `+-inf // y` is nan, and a finite
         nonzero `x // +-inf` of the other sign is -1 (floor(-0.0) would give -0)."""
+        if is_unsigned_attr(x.type):
+            return self.emit(arith.DivUIOp(x, y))
         if not is_float_attr(x.type):
             return self.emit(arith.FloorDivSIOp(x, y))
         zero, inf = self.const(0.0, x), self.const(float("inf"), x)
@@ -107,7 +115,7 @@ class ScalarBuilder:
         """Division rounded toward zero (C semantics for integers)."""
         if is_float_attr(x.type):
             return self.trunc(self.div(x, y))
-        return self.emit(arith.DivSIOp(x, y))
+        return self.div(x, y)
 
     def pow(self, x: SSAValue, y: SSAValue) -> SSAValue:
         """`x ** y` in one dtype; a constant exponent of 1, 2 or 0.5 becomes x, x*x, sqrt(x)."""
@@ -126,6 +134,8 @@ class ScalarBuilder:
         """NaN-propagating max, like torch.maximum (for bools: or)."""
         if _is_bool(x.type):
             return self.or_(x, y)
+        if is_unsigned_attr(x.type):
+            return self.emit(arith.MaxUIOp(x, y))
         op = arith.MaximumfOp(x, y) if is_float_attr(x.type) else arith.MaxSIOp(x, y)
         return self.emit(op)
 
@@ -133,10 +143,14 @@ class ScalarBuilder:
         """NaN-propagating min, like torch.minimum (for bools: and)."""
         if _is_bool(x.type):
             return self.and_(x, y)
+        if is_unsigned_attr(x.type):
+            return self.emit(arith.MinUIOp(x, y))
         op = arith.MinimumfOp(x, y) if is_float_attr(x.type) else arith.MinSIOp(x, y)
         return self.emit(op)
 
     def abs(self, x: SSAValue) -> SSAValue:
+        if is_unsigned_attr(x.type):
+            return x
         op = math.AbsFOp(x) if is_float_attr(x.type) else math.AbsIOp(x)
         return self.emit(op)
 
@@ -147,7 +161,8 @@ class ScalarBuilder:
         """Compare with `gt`/`lt`/`ge`/`le`/`eq`/`ne`; float compares are ordered except `ne`."""
         if is_float_attr(x.type):
             return self.emit(arith.CmpfOp(x, y, _FLOAT_PREDICATES[predicate]))
-        return self.emit(arith.CmpiOp(x, y, _INT_PREDICATES[predicate]))
+        predicates = _UINT_PREDICATES if is_unsigned_attr(x.type) else _INT_PREDICATES
+        return self.emit(arith.CmpiOp(x, y, predicates[predicate]))
 
     def is_nan(self, x: SSAValue) -> SSAValue:
         return self.emit(arith.CmpfOp(x, x, "uno"))
@@ -227,6 +242,9 @@ def _is_bool(typ: Attribute) -> bool:
 def constant_value(value: SSAValue) -> float | int | None:
     """The Python value of an `arith.constant` scalar, else None."""
     owner = value.owner
+    if isinstance(owner, arith.BitcastOp) and is_unsigned_attr(value.type):
+        bits = constant_value(owner.input)
+        return None if bits is None else int(bits) % (1 << value.type.width.data)  # type: ignore[attr-defined]
     if not isinstance(owner, arith.ConstantOp):
         return None
     attr = owner.value
@@ -241,12 +259,26 @@ def _cast_op(x: SSAValue, to: Attribute) -> Operation:
         wider = src.bitwidth < to.bitwidth  # type: ignore[union-attr]
         return arith.ExtFOp(x, to) if wider else arith.TruncFOp(x, to)  # type: ignore[arg-type]
     if isinstance(src, IntegerType) and is_float_attr(to):
-        if src.width.data == 1:
+        if src.width.data == 1 or is_unsigned_attr(src):
             return arith.UIToFPOp(x, to)  # type: ignore[arg-type]
         return arith.SIToFPOp(x, to)  # type: ignore[arg-type]
     if is_float_attr(src) and isinstance(to, IntegerType):
-        return arith.FPToSIOp(x, to)
+        return arith.FPToUIOp(x, to) if is_unsigned_attr(to) else arith.FPToSIOp(x, to)
     assert isinstance(src, IntegerType) and isinstance(to, IntegerType), f"cast {src} -> {to}"
     if src.width.data < to.width.data:
-        return arith.ExtUIOp(x, to) if src.width.data == 1 else arith.ExtSIOp(x, to)
+        zero_extends = src.width.data == 1 or is_unsigned_attr(src)
+        return arith.ExtUIOp(x, to) if zero_extends else arith.ExtSIOp(x, to)
+    if src.width.data == to.width.data:  # int8 <-> uint8: the same bits
+        return arith.BitcastOp(x, to)
     return arith.TruncIOp(x, to)
+
+
+def _signless(typ: IntegerType) -> IntegerType:
+    return IntegerType(typ.width.data)
+
+
+def _signless_bits(value: int, typ: IntegerType) -> int:
+    """`value` wrapped to `typ`'s width, as a signless constant of that width holds it."""
+    width = typ.width.data
+    bits = value % (1 << width)
+    return bits - (1 << width) if bits >= 1 << (width - 1) else bits

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Attribute
 
-from dialects.torch.dtypes import dtype_of_numpy
+from dialects.torch.dtypes import ALL_DTYPES, dtype_of_numpy
 from dialects.torch.types import DYN, BoolType, FloatType, IntType, ValueTensorType
 from lowering.signature import format_signature
 
@@ -33,12 +33,23 @@ EAGER = "eager"  # the caller passed frontend.torch tensors: results are fronten
 
 @dataclass(frozen=True)
 class UnsupportedTensor:
-    """A torch tensor numpy cannot view (bfloat16, on a GPU): `spec_of` names the argument."""
+    """A torch tensor numpy cannot view (bfloat16, on a GPU): `spec_of` names the argument.
+
+    `reason` follows the argument's name: `has dtype bfloat16, which ...`."""
 
     reason: str
 
 
 INT64_RANGE = (-(2**63), 2**63 - 1)
+
+
+def unsupported_dtype(name: str) -> str:
+    """`has dtype complex64, which tsjit does not support (...)`: the end of an argument error."""
+    supported = ", ".join(d.name for d in ALL_DTYPES)
+    return (
+        f"has dtype {name.removeprefix('torch.')}, which tsjit does not support "
+        f"(it supports {supported})"
+    )
 
 
 def to_array(value: Any) -> tuple[Any, str | None]:
@@ -47,8 +58,10 @@ def to_array(value: Any) -> tuple[Any, str | None]:
     if tensor_type is not None and isinstance(value, tensor_type):
         try:
             return value.detach().numpy(), TORCH
-        except (TypeError, RuntimeError) as err:  # bfloat16, cuda: numpy cannot view it
-            return UnsupportedTensor(f"a torch tensor of dtype {value.dtype} ({err})"), TORCH
+        except (TypeError, RuntimeError) as err:  # bfloat16, quantized, on a GPU: no numpy view
+            if value.device.type != "cpu":
+                return UnsupportedTensor(f"is a torch tensor on {value.device} ({err})"), TORCH
+            return UnsupportedTensor(unsupported_dtype(str(value.dtype))), TORCH
     if _is_eager_tensor(value):
         return value.numpy(), EAGER
     return value, None
@@ -81,7 +94,7 @@ def spec_of(fn_name: str, arg: Argument, value: Any) -> Attribute:
 
 def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
     if isinstance(value, UnsupportedTensor):
-        raise TypeError(f"{fn_name}(): argument '{arg.name}' is {value.reason}")
+        raise TypeError(f"{fn_name}(): argument '{arg.name}' {value.reason}")
     if not isinstance(value, np.ndarray):
         raise TypeError(
             f"{fn_name}(): argument '{arg.name}' must be a tensor (numpy array or torch tensor), "
@@ -92,8 +105,9 @@ def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
         raise TypeError(f"{fn_name}(): argument '{arg.name}' is {refused}")
     try:
         dtype = dtype_of_numpy(value.dtype)
-    except TypeError as err:
-        raise TypeError(f"{fn_name}(): argument '{arg.name}': {err}") from None
+    except TypeError:
+        reason = unsupported_dtype(str(value.dtype))
+        raise TypeError(f"{fn_name}(): argument '{arg.name}' {reason}") from None
     declared: ValueTensorType = arg.type  # type: ignore[assignment]
     if declared.rank is not None and declared.rank != value.ndim:
         raise TypeError(
@@ -142,7 +156,7 @@ def describe(args: list[Argument], specs: list[Attribute]) -> str:
 def prepare(value: Any) -> Any:
     """What the compiled code receives: C-contiguous arrays, plain Python scalars."""
     if isinstance(value, UnsupportedTensor):
-        raise TypeError(f"cannot pass {value.reason} to compiled code")
+        raise TypeError(f"cannot pass a tensor that {value.reason} to compiled code")
     if isinstance(value, np.ndarray):
         return np.require(value, requirements="C")  # unlike ascontiguousarray, keeps 0-d
     if isinstance(value, np.generic):

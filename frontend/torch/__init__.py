@@ -16,9 +16,12 @@ from frontend.torch.dtype import (
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     set_default_dtype,
+    uint8,
 )
 from frontend.torch.functions import GENERATED as _GENERATED
 from frontend.torch.methods import finish_tensor_class
@@ -84,6 +87,7 @@ float = float32  # noqa: A001
 double = float64
 long = int64
 int = int32  # noqa: A001
+short = int16
 
 
 __all__ = [
@@ -96,4 +100,5 @@ __all__ = [
     "randint", "randn", "randn_like", "randperm", "seed", "set_default_dtype", "tensor",
     "zeros", "zeros_like", "rnn_relu", "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell",
 ]  # fmt: skip
+__all__ += ["int8", "int16", "short", "uint8"]
 __all__ += [name for name in functions_for("torch") if name not in __all__]

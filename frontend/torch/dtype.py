@@ -29,7 +29,7 @@ class dtype(DType):  # noqa: N801  (torch spells the class `torch.dtype`)
 
     @property
     def is_signed(self) -> bool:
-        return not self.is_bool
+        return not self.is_bool and self.name != "uint8"
 
     @property
     def itemsize(self) -> int:
@@ -48,6 +48,9 @@ DTYPES: dict[str, dtype] = {
 }
 float32 = DTYPES["float32"]
 float64 = DTYPES["float64"]
+uint8 = DTYPES["uint8"]
+int8 = DTYPES["int8"]
+int16 = DTYPES["int16"]
 int32 = DTYPES["int32"]
 int64 = DTYPES["int64"]
 bool_ = DTYPES["bool"]

@@ -20,6 +20,7 @@ from lowering.python_target.tables import (
     PREDICATES,
     REGION_TERMINATORS,
     TEMPLATES,
+    UNSIGNED_OPS,
     PythonEmitError,
     constant_literal,
     dtype_of,
@@ -179,12 +180,14 @@ class FunctionEmitter:
             T=dtype_of(type_),
             S0=signed(args[0], source),
             U0=unsigned(args[0], source),
+            U1=unsigned(args[1], source) if len(args) > 1 else "",
         )
         if self.plain:  # Python's math raises (domain, overflow) where numba gives nan / inf
             expr = PLAIN_MATH.sub(lambda m: f"{NUMPY_MATH[m[1]]}(", expr)
         # numba widens i8/i16/i32 arithmetic to int64: cast such results back.
         narrow = isinstance(type_, IntegerType) and 1 < type_.width.data < 64
-        return f"{dtype_of(type_)}({expr})" if narrow and type(op) not in CASTS else expr
+        exact = type(op) in CASTS or type(op) in UNSIGNED_OPS
+        return f"{dtype_of(type_)}({expr})" if narrow and not exact else expr
 
     def emit_region_body(self, block: Block, targets: Sequence[str] = ()) -> None:
         """Emits a nested block and assigns what it yields (or reduces) to `targets`."""

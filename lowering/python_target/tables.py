@@ -181,9 +181,18 @@ EXPRS: dict[type[Operation], str] = {
     math.IPowIOp: "{0} ** {1} if {1} >= 0 else (1 - 2 * ({1} & 1)) * ({0} == -1) + ({0} == 1)",
 }
 
-# Casts give their exact type. {S0} / {U0}: operand 0 read as signed / unsigned.
+# Unsigned ops (uint8's ui8, or a signless width) read both operands as unsigned and give
+# their exact type (an i64 remui's np.uint64 goes back to np.int64).
+UNSIGNED_OPS: dict[type[Operation], str] = {
+    arith.DivUIOp: "{T}({U0} // {U1})", arith.RemUIOp: "{T}({U0} % {U1})",
+    arith.ShRUIOp: "{T}({U0} >> {U1})",
+    arith.MaxUIOp: "{T}(max({U0}, {U1}))", arith.MinUIOp: "{T}(min({U0}, {U1}))",
+}
+
+# Casts give their exact type. {S0} / {U0} / {U1}: operand 0 (1) read as signed / unsigned.
 CASTS: dict[type[Operation], str] = {
     arith.SIToFPOp: "{T}({S0})", arith.UIToFPOp: "{T}({U0})", arith.FPToSIOp: "{T}({0})",
+    arith.FPToUIOp: "{T}({0})",
     arith.ExtFOp: "{T}({0})", arith.TruncFOp: "{T}({0})", arith.TruncIOp: "{T}({0})",
     arith.ExtSIOp: "{T}({S0})", arith.ExtUIOp: "{T}({U0})", arith.IndexCastOp: "{T}({S0})",
     arith.BitcastOp: "bitcast({0}, {T})",
@@ -214,6 +223,7 @@ TEMPLATES: dict[type[Operation], str] = {
     **{op: f"{fn}({{args}})" for op, fn in CALLS.items()},
     **EXPRS,
     **CASTS,
+    **UNSIGNED_OPS,
 }
 
 FLOAT_TYPES = (builtin.Float16Type, builtin.Float32Type, builtin.Float64Type)
@@ -235,7 +245,10 @@ def dtype_of(type_: Attribute) -> str:
     if isinstance(type_, IndexType):
         return "np.intp"
     if isinstance(type_, IntegerType):
-        return "np.bool_" if type_.width.data == 1 else f"np.int{type_.width.data}"
+        if type_.width.data == 1:
+            return "np.bool_"
+        unsigned = type_.signedness.data == builtin.Signedness.UNSIGNED
+        return f"np.{'u' if unsigned else ''}int{type_.width.data}"
     if isinstance(type_, FLOAT_TYPES):
         return f"np.float{type_.bitwidth}"
     raise PythonEmitError(f"python target: unsupported type {type_}")

@@ -7,6 +7,7 @@ once after a good call with the same shapes has primed the per-call fast path.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -52,20 +53,37 @@ def assert_same(actual: Any, wanted: Any) -> None:
 
 # ---- wrong arguments: TypeError naming the argument ----
 
+
+def quantized(x: torch.Tensor) -> torch.Tensor:
+    """x as qint8 (torch warns that quantized tensors are deprecated)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return torch.quantize_per_tensor(x, 0.1, 0, torch.qint8)
+
+
 WRONG_TENSORS = [
     ("str", "a", r"argument 'x' must be a tensor .* not str"),
     ("list", [1.0, 2.0], r"argument 'x' must be a tensor .* not list"),
     ("None", None, r"argument 'x' must be a tensor .* not NoneType"),
     ("numpy scalar", np.float32(2.0), r"argument 'x' must be a tensor .* not float32"),
-    ("float16", X.astype(np.float16), r"argument 'x': unsupported dtype float16"),
-    ("complex64", X.astype(np.complex64), r"argument 'x': unsupported dtype complex64"),
-    ("uint8", X.astype(np.uint8), r"argument 'x': unsupported dtype uint8"),
-    ("int16", X.astype(np.int16), r"argument 'x': unsupported dtype int16"),
-    ("big-endian", X.astype(">f4"), r"argument 'x': unsupported dtype >f4"),
+    ("float16", X.astype(np.float16), r"argument 'x' has dtype float16, which tsjit"),
+    ("complex64", X.astype(np.complex64), r"argument 'x' has dtype complex64, which tsjit"),
+    ("uint32", X.astype(np.uint32), r"argument 'x' has dtype uint32, which tsjit"),
+    ("uint16", X.astype(np.uint16),
+     r"argument 'x' has dtype uint16, which tsjit"),
+    ("big-endian", X.astype(">f4"), r"argument 'x' has dtype >f4, which tsjit"),
     ("torch bfloat16", torch.ones(3, 4, dtype=torch.bfloat16),
-     r"argument 'x' is a torch tensor of dtype torch.bfloat16"),
+     r"argument 'x' has dtype bfloat16, which tsjit"),
+    ("torch qint8", quantized(torch.ones(3, 4)),
+     r"argument 'x' has dtype qint8, which tsjit"),
+    ("torch float8", torch.ones(3, 4).to(torch.float8_e4m3fn),
+     r"argument 'x' has dtype float8_e4m3fn, which tsjit"),
+    ("torch complex128", torch.ones(3, 4, dtype=torch.complex128),
+     r"argument 'x' has dtype complex128, which tsjit"),
+    ("torch meta tensor", torch.empty(3, 4, device="meta"),
+     r"argument 'x' is a torch tensor on meta \(can't convert"),
     ("torch float16", torch.ones(3, 4, dtype=torch.float16),
-     r"argument 'x': unsupported dtype float16"),
+     r"argument 'x' has dtype float16, which tsjit"),
 ]  # fmt: skip
 
 

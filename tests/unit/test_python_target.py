@@ -478,12 +478,28 @@ def test_while_if_and_call(kernels: ModuleType) -> None:
 
 def test_unknown_op_names_op_and_target() -> None:
     module = parse("""func.func @f(%a: i64) -> i64 {
-      %r = arith.remui %a, %a : i64
+      %r = arith.ceildivui %a, %a : i64
       func.return %r : i64
     }""")
-    with pytest.raises(PythonEmitError, match=r"python target: cannot emit op 'arith\.remui'"):
+    with pytest.raises(PythonEmitError, match=r"python target: cannot emit op 'arith\.ceildivui'"):
         emit_python(module)
 
 
 def test_source_is_deterministic() -> None:
     assert emit_python(parse(SOURCE)) == emit_python(parse(SOURCE))
+
+
+def test_unsigned_ops_read_their_operands_as_unsigned() -> None:
+    """uint8's ui8 and a signless i64 `remui`: unsigned operands (a signed read gives -1 % 10)."""
+    module = parse("""func.func @f(%a: ui8, %b: ui8, %c: i64, %d: i64) -> (ui8, ui8, i1, i64, f32) {
+      %q = arith.divui %a, %b : ui8
+      %m = arith.maxui %a, %b : ui8
+      %l = arith.cmpi ult, %a, %b : ui8
+      %r = arith.remui %c, %d : i64
+      %f = arith.uitofp %a : ui8 to f32
+      func.return %q, %m, %l, %r, %f : ui8, ui8, i1, i64, f32
+    }""")
+    f = jit.load_module(emit_python(module)).ENTRY_POINTS["f"]
+    q, m, lt, r, fl = f(np.uint8(200), np.uint8(7), np.int64(-1), np.int64(10))
+    assert (q, m, lt, fl) == (28, 200, False, 200.0)
+    assert r == (2**64 - 1) % 10  # -1 read as 2**64 - 1
