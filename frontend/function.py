@@ -77,6 +77,8 @@ class ScriptFunction(CompiledFunction):
         self.steps: Any = None  # (steps, entry arguments) when calls stay in Python
         self._fast_calls = FastCalls()  # exact argument keys already checked -> kernel
         self.compile_mode = default_mode()  # "background": tiered calls; "now": compile first
+        # the only argument shapes this program is right for (a trace that read a size)
+        self.exact_shapes: tuple[tuple[int, ...], ...] | None = None
         self._tiers = Tiers(self)
 
     def _entry(self) -> func.FuncOp:
@@ -142,8 +144,7 @@ class ScriptFunction(CompiledFunction):
             return self.variants(args, kwargs)
         if kwargs:
             args = bind_keywords(self, args, kwargs)
-        if len(args) != len(self.arguments):
-            raise self.arity_error(args)
+        self.check_arguments(args)
         converted = [to_array(a) for a in args]
         values = [v for v, _ in converted]
         kind = caller_kind([k for _, k in converted])
@@ -166,6 +167,22 @@ class ScriptFunction(CompiledFunction):
             results = list(result) if isinstance(result, tuple | list) else [result]
             result = regroup_tuples(results, self.result_structure)
         return to_caller_kind(result, kind)
+
+    def check_arguments(self, args: tuple[Any, ...]) -> None:
+        """Python's error for a wrong number of arguments; for a program traced from a run
+        that read a size (`x.size(0)`), which may hold constants made of it and would compute
+        a wrong answer for other shapes, a refusal of other shapes."""
+        if len(args) != len(self.arguments):
+            raise self.arity_error(args)
+        if self.exact_shapes is None:
+            return
+        shapes = tuple(tuple(getattr(a, "shape", ())) for a in args)
+        if shapes != self.exact_shapes:
+            raise TypeError(
+                f"{self.name}(): this program was traced from a run that read a tensor's size, "
+                f"so it serves inputs of shapes {self.exact_shapes} only (got {shapes}); trace "
+                "it again for these shapes"
+            )
 
     def arity_error(self, args: tuple[Any, ...]) -> TypeError:
         """Python's error for a call with the wrong number of arguments (the Python function's

@@ -84,6 +84,10 @@ def _write(obj: Any, target: str | Path | BinaryIO) -> None:
             "arguments": [a.name for a in function.arguments][len(params) :],
             "results": _structure_to_json(function.result_structure),
         }
+        if function.exact_shapes is not None:  # a trace that read a size: those shapes only
+            manifest["methods"][method_name]["exact_shapes"] = [
+                list(shape) for shape in function.exact_shapes
+            ]
         for path_ in params:
             if path_ not in weights:
                 array = np.ascontiguousarray(weights_of(path_))
@@ -371,6 +375,7 @@ def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
         verify_loaded(module, symbol, manifest["custom_ops"], info["file"])
         function = ScriptFunction(module, symbol)
         function.result_structure = _structure_from_json(info.get("results"))
+        function.exact_shapes = _exact_shapes(info.get("exact_shapes"), name)
         params = info.get("params", [])
         if not isinstance(params, list) or any(
             not isinstance(p, str) or p not in weights for p in params
@@ -379,6 +384,17 @@ def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
         _check_weight_paths(holder, weights, params)
         methods[name] = ScriptMethod(holder, name, function, list(params))
     return LoadedProgram(_text(manifest, "kind"), _text(manifest, "name"), methods, weights)
+
+
+def _exact_shapes(data: Any, method: str) -> tuple[tuple[int, ...], ...] | None:
+    """The shapes a saved trace serves only (`None`: every shape)."""
+    if data is None:
+        return None
+    if not isinstance(data, list) or not all(
+        isinstance(s, list) and all(type(d) is int and d >= 0 for d in s) for s in data
+    ):
+        raise LoadError(f"manifest: method {method!r} has malformed exact_shapes")
+    return tuple(tuple(s) for s in data)
 
 
 def _check_weight_paths(holder: _Weights, weights: dict[str, np.ndarray], params: list[str]):

@@ -130,7 +130,6 @@ class TracedFunction(ScriptFunction):
         self.trace_recorder = recorder  # source lines of the recorded ops, for check_trace
         self.example_signature = example
         self.input_structure: tuple[Any, ...] | None = None  # per input: None or nested tuples
-        self.exact_shapes: tuple[tuple[int, ...], ...] | None = None  # see the class docstring
         self.retrace: Callable[[tuple[Any, ...]], TracedFunction] | None = None
         self._retraced: dict[tuple[tuple[int, ...], ...], TracedFunction] = {}
 

@@ -61,3 +61,17 @@ def test_reading_a_static_size_keeps_one_trace_for_every_shape():
     assert traced.exact_shapes is None
     x = batch(3)
     np.testing.assert_allclose(traced(x), x.sum(-1, keepdims=True), rtol=1e-5)
+
+
+def test_a_saved_or_pickled_trace_that_read_a_size_refuses_other_shapes(tmp_path):
+    import pickle
+
+    import pytest
+
+    traced = frontend.trace(flatten_rows, (torch.from_numpy(batch(6)),))
+    traced.save(tmp_path / "t.tsj")
+    for copy in (frontend.load(tmp_path / "t.tsj"), pickle.loads(pickle.dumps(traced))):
+        x = torch.from_numpy(batch(6))
+        torch.testing.assert_close(copy(x), flatten_rows(x))
+        with pytest.raises(TypeError, match=r"serves inputs of shapes \(\(6, 2, 3\),\) only"):
+            copy(torch.from_numpy(batch(3)))
