@@ -123,6 +123,15 @@ def _adaptive_max_pool1d(self, input):
     return F.adaptive_max_pool1d(input, self.output_size)
 
 
+def _max_pool3d(self, input):
+    return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                        self.ceil_mode)  # fmt: skip
+
+
+def _adaptive_max_pool3d(self, input):
+    return F.adaptive_max_pool3d(input, self.output_size)
+
+
 def _feature_dropout(self, input):
     """nn.Dropout1d / 2d / 3d / AlphaDropout / FeatureAlphaDropout in eval mode."""
     return input
@@ -543,6 +552,8 @@ RULES: dict[str, LeafRule] = {
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),
     "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d, _no_indices),
     "AdaptiveMaxPool1d": LeafRule(_adaptive_max_pool1d, _no_indices),
+    "MaxPool3d": LeafRule(_max_pool3d, _no_indices),
+    "AdaptiveMaxPool3d": LeafRule(_adaptive_max_pool3d, _no_indices),
     "Dropout1d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "Dropout2d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "Dropout3d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
