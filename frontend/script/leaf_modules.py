@@ -182,9 +182,8 @@ def _layer_norm(self, input):
 
 
 def _max_pool2d(self, input):
-    return F.max_pool2d(
-        input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
-    )
+    pool = F.max_pool2d_with_indices if self.return_indices else F.max_pool2d
+    return pool(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
 
 
 def _avg_pool2d(self, input):

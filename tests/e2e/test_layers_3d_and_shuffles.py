@@ -1,4 +1,4 @@
-"""3-D pooling layers, ChannelShuffle and the small functions (isclose, allclose, ldexp,
+"""3-D pooling layers, max pooling with indices, ChannelShuffle and the small functions (isclose, allclose, ldexp,
 Tensor.unfold) a user scripts or traces, against PyTorch."""
 
 from __future__ import annotations
@@ -78,6 +78,18 @@ def test_isclose_refuses_mixed_dtypes_like_torch() -> None:
 
     with pytest.raises((ScriptError, TypeError), match="Float did not match Double"):
         frontend.script(close)(torch.ones(2), torch.ones(2, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_max_pool2d_returns_the_indices_pytorch_picks(kind) -> None:
+    x = torch.randn(2, 3, 7, 6)
+    x[0, 0, 1, 1] = float("nan")
+    x[1, 1, 2:4, 2:4] = 5.0  # ties: the first maximum of the window
+    layer = nn.MaxPool2d(3, 2, 1, return_indices=True)
+    program = frontend.script(layer) if kind == "script" else frontend.trace(layer, (x,))
+    (values, indices), (expected_values, expected_indices) = program(x), layer(x)
+    check(values, expected_values)
+    np.testing.assert_array_equal(np.asarray(indices), expected_indices.numpy())
 
 
 def test_max_pool3d_with_indices_layer_is_refused_by_name() -> None:
