@@ -1,5 +1,5 @@
-"""3-D pooling layers, max pooling with indices, ChannelShuffle and the small functions (isclose, allclose, ldexp,
-Tensor.unfold) a user scripts or traces, against PyTorch."""
+"""3-D pooling layers, max pooling with indices, ChannelShuffle and the small functions
+(isclose, allclose, ldexp, Tensor.unfold) a user scripts or traces, against PyTorch."""
 
 from __future__ import annotations
 
