@@ -1,4 +1,4 @@
-"""`torch.einsum` of one or two operands as sums, permutes, reshapes and one `bmm`.
+"""`torch.einsum` as sums, permutes, reshapes and one `bmm` per pair of operands.
 
 `plan_einsum` reads the equation (`"bhqd,bhkd->bhqk"`); `run_einsum` carries it out with an
 `EinsumOps`: the script frontend's (which emits `torch.aten.*` ops, so the graph shows the
@@ -7,7 +7,9 @@ operands: subscripts only one operand has and the output lacks are summed first;
 are grouped as batch (both and the output), free (one operand and the output) and contracted
 (both, not the output) dims, each operand permuted to `[batch, free, contracted]` /
 `[batch, contracted, free]` and reshaped to 3-D, one `bmm` multiplies them, and the result
-is reshaped and permuted to the output's order. `...` and a subscript repeated within one
+is reshaped and permuted to the output's order. More than two operands contract pairwise,
+left to right, as PyTorch does by default: the first two into the subscripts of theirs that a
+later operand or the output still has, and so on. `...` and a subscript repeated within one
 operand (a diagonal) are errors.
 """
 
@@ -40,8 +42,8 @@ def plan_einsum(equation: str, count: int) -> EinsumPlan:
     inputs = tuple(left.split(","))
     if len(inputs) != count:
         raise EinsumError(f"einsum: the equation has {len(inputs)} operands, {count} given")
-    if count not in (1, 2):
-        raise EinsumUnsupported("einsum: only one or two operands are supported")
+    if count == 0:
+        raise EinsumError("einsum(): must provide at least one operand")
     letters = "".join(inputs)
     if not arrow:  # implicit output: the subscripts that appear once, sorted
         output = "".join(sorted(s for s in set(letters) if letters.count(s) == 1))
@@ -68,6 +70,17 @@ class EinsumOps(Protocol):
 
 
 def run_einsum(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
+    subscripts, tensors = list(plan.inputs), list(operands)
+    while len(tensors) > 2:  # the first two into what a later operand or the output still has
+        later = "".join(subscripts[2:]) + plan.output
+        kept = "".join(dict.fromkeys(s for s in subscripts[0] + subscripts[1] if s in later))
+        pair = EinsumPlan((subscripts[0], subscripts[1]), kept)
+        tensors[:2], subscripts[:2] = [_contract(pair, tensors[:2], ops)], [kept]
+    return _contract(EinsumPlan(tuple(subscripts), plan.output), tensors, ops)
+
+
+def _contract(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
+    """One operand, or two: the sums, permutes, reshapes and bmm of the docstring."""
     subscripts = list(plan.inputs)
     tensors = list(operands)
     for i, own in enumerate(subscripts):  # sum what only this operand has and the output lacks

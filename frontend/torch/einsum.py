@@ -1,5 +1,6 @@
 """`frontend.torch.einsum`: eager einsum through the decomposition of `frontend/ir/einsum.py`
-(sums, permutes, reshapes and one bmm), which tracing records like any other ops."""
+(sums, permutes, reshapes and one bmm per pair of operands), which tracing records like any
+other ops."""
 
 from __future__ import annotations
 
@@ -32,8 +33,8 @@ class _EagerOps:
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
-    """`torch.einsum(equation, a, b)` (or with the operands as one list) of one or two
-    operands, without `...` or repeated subscripts in one operand."""
+    """`torch.einsum(equation, a, b, ...)` (or with the operands as one list), without `...`
+    or repeated subscripts in one operand."""
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
     return run_einsum(plan_einsum(equation, len(operands)), operands, _EagerOps())  # type: ignore[no-any-return]

@@ -1,5 +1,5 @@
-"""torch.einsum of one or two operands, scripted, traced and eager (frontend.torch), against
-PyTorch: sums, permutes, reshapes and one bmm (frontend/ir/einsum.py)."""
+"""torch.einsum, scripted, traced and eager (frontend.torch), against PyTorch: sums, permutes,
+reshapes and one bmm per pair of operands, contracted left to right (frontend/ir/einsum.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ CASES = [
     ("ik,kj->", (r(3, 4), r(4, 5))),
     ("ijk->j", (r(2, 3, 4),)),
     ("ij,jk->ki", (r(3, 4), r(4, 2))),
+    ("ij,jk,kl->il", (r(2, 3), r(3, 4), r(4, 2))),
+    ("bi,bj,bk->bjk", (r(2, 3), r(2, 4), r(2, 3))),
 ]
 
 
@@ -45,9 +47,8 @@ def test_einsum_matches_pytorch(kind, equation, operands) -> None:
     if kind == "eager":
         actual = ft.einsum(equation, *map(ft.from_numpy, operands)).numpy()
     elif kind == "script":
-        actual = frontend.script(two_operands if len(operands) == 2 else one_operand)(
-            *operands, equation=equation
-        )
+        program = {1: one_operand, 2: two_operands, 3: three_operands}[len(operands)]
+        actual = frontend.script(program)(*operands, equation=equation)
     else:
         actual = frontend.trace(make(equation), tuple(map(torch.from_numpy, operands)))(*operands)
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
@@ -56,6 +57,10 @@ def test_einsum_matches_pytorch(kind, equation, operands) -> None:
 
 def two_operands(a, b, equation: str = "ij,jk->ik"):
     return torch.einsum(equation, a, b)
+
+
+def three_operands(a, b, c, equation: str = "ij,jk,kl->il"):
+    return torch.einsum(equation, a, b, c)
 
 
 def one_operand(a, equation: str = "ij->ji"):
