@@ -53,7 +53,7 @@ def test_einsum_matches_pytorch(kind, equation, operands) -> None:
         actual = ft.einsum(equation, *map(ft.from_numpy, operands)).numpy()
     elif kind == "script" and "..." in equation:  # scripted before the ranks are known
         program = frontend.script(two_operands)
-        with pytest.raises(ScriptError, match="needs the operand.s rank known while scripting"):
+        with pytest.raises(ScriptError, match="rank known while scripting"):
             program(*operands, equation=equation)
         return
     elif kind == "script":
