@@ -116,7 +116,8 @@ def _conv_transpose1d(self, input, output_size: list[int] | None = None):
 
 
 def _adaptive_max_pool2d(self, input):
-    return F.adaptive_max_pool2d(input, self.output_size)
+    pool = F.adaptive_max_pool2d_with_indices if self.return_indices else F.adaptive_max_pool2d
+    return pool(input, self.output_size)
 
 
 def _adaptive_max_pool1d(self, input):
@@ -549,7 +550,7 @@ RULES: dict[str, LeafRule] = {
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
     "AvgPool1d": LeafRule(_avg_pool1d),
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),
-    "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d, _no_indices),
+    "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d),
     "AdaptiveMaxPool1d": LeafRule(_adaptive_max_pool1d, _no_indices),
     "MaxPool3d": LeafRule(_max_pool3d, _no_indices),
     "AdaptiveMaxPool3d": LeafRule(_adaptive_max_pool3d, _no_indices),

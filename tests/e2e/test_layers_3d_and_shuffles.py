@@ -92,6 +92,18 @@ def test_max_pool2d_returns_the_indices_pytorch_picks(kind) -> None:
     np.testing.assert_array_equal(np.asarray(indices), expected_indices.numpy())
 
 
+@pytest.mark.parametrize("kind", ["script", "trace"])
+def test_adaptive_max_pool2d_returns_the_indices_pytorch_picks(kind) -> None:
+    x = torch.randn(2, 3, 7, 5)
+    x[0, 1, 2, 2] = float("nan")
+    x[1, 0, :3, :2] = 4.0  # ties: the first maximum of the window
+    layer = nn.AdaptiveMaxPool2d((3, 2), return_indices=True)
+    program = frontend.script(layer) if kind == "script" else frontend.trace(layer, (x,))
+    (values, indices), (expected_values, expected_indices) = program(x), layer(x)
+    check(values, expected_values)
+    np.testing.assert_array_equal(np.asarray(indices), expected_indices.numpy())
+
+
 def test_max_pool3d_with_indices_layer_is_refused_by_name() -> None:
     with pytest.raises(ScriptError, match="return_indices=True is not supported"):
         frontend.script(nn.MaxPool3d(2, return_indices=True))(X)
