@@ -1,4 +1,4 @@
-"""`torch.einsum` of one or two operands as sums, permutes, reshapes and one `bmm`.
+"""`torch.einsum` as sums, permutes, reshapes and one `bmm` per pair of operands.
 
 `plan_einsum` reads the equation (`"bhqd,bhkd->bhqk"`); `run_einsum` carries it out with an
 `EinsumOps`: the script frontend's (which emits `torch.aten.*` ops, so the graph shows the
@@ -7,8 +7,13 @@ operands: subscripts only one operand has and the output lacks are summed first;
 are grouped as batch (both and the output), free (one operand and the output) and contracted
 (both, not the output) dims, each operand permuted to `[batch, free, contracted]` /
 `[batch, contracted, free]` and reshaped to 3-D, one `bmm` multiplies them, and the result
-is reshaped and permuted to the output's order. `...` and a subscript repeated within one
-operand (a diagonal) are errors.
+is reshaped and permuted to the output's order. More than two operands contract pairwise,
+left to right, as PyTorch does by default: the first two into the subscripts of theirs that a
+later operand or the output still has, and so on. `...` stands for an operand's leading dims
+not named by letters, right-aligned across operands (as in broadcasting): `expand_ellipsis`
+gives them unused letters once the operands' ranks are known (equal sizes only: a size-1 dim
+against a larger one is an error). A subscript repeated within one operand (`ii->i`,
+`iijj->ij`) takes that diagonal first (`torch.diagonal`, whose dim goes last).
 """
 
 from __future__ import annotations
@@ -34,25 +39,26 @@ class EinsumPlan:
 
 def plan_einsum(equation: str, count: int) -> EinsumPlan:
     text = equation.replace(" ", "")
-    if "..." in text:
-        raise EinsumUnsupported("einsum: `...` (broadcast dims) is not supported")
     left, arrow, output = text.partition("->")
     inputs = tuple(left.split(","))
     if len(inputs) != count:
         raise EinsumError(f"einsum: the equation has {len(inputs)} operands, {count} given")
-    if count not in (1, 2):
-        raise EinsumUnsupported("einsum: only one or two operands are supported")
-    letters = "".join(inputs)
-    if not arrow:  # implicit output: the subscripts that appear once, sorted
-        output = "".join(sorted(s for s in set(letters) if letters.count(s) == 1))
+    if count == 0:
+        raise EinsumError("einsum(): must provide at least one operand")
+    letters = "".join(inputs).replace("...", "")
+    if not arrow:  # implicit output: `...`, then the subscripts that appear once, sorted
+        ellipsis = "..." if any("..." in i for i in inputs) else ""
+        output = ellipsis + "".join(sorted(s for s in set(letters) if letters.count(s) == 1))
     for subscripts in (*inputs, output):
-        if not subscripts.isalpha() and subscripts:
+        named = subscripts.replace("...", "", 1)
+        if not named.isalpha() and named:
             raise EinsumError(f"einsum: subscripts must be letters, got {subscripts!r}")
-        if len(set(subscripts)) != len(subscripts):
-            raise EinsumUnsupported(
-                f"einsum: a subscript repeated within {subscripts!r} (a diagonal) is not supported"
-            )
-    missing = [s for s in output if s not in letters]
+    named_output = output.replace("...", "", 1)
+    if len(set(named_output)) != len(named_output):
+        raise EinsumError(f"einsum: output subscript repeated in {output!r}")
+    if "..." in output and not any("..." in i for i in inputs):
+        raise EinsumError("einsum: the output has `...` but no operand has")
+    missing = [s for s in named_output if s not in letters]
     if missing:
         raise EinsumError(f"einsum: output subscript {missing[0]!r} is in no operand")
     return EinsumPlan(inputs, output)
@@ -65,9 +71,55 @@ class EinsumOps(Protocol):
     def permute(self, x: Any, dims: list[int]) -> Any: ...
     def reshape(self, x: Any, sizes: list[Any]) -> Any: ...
     def bmm(self, a: Any, b: Any) -> Any: ...
+    def rank(self, x: Any) -> int | None: ...
+    def diagonal(self, x: Any, dim1: int, dim2: int) -> Any: ...
+
+
+def expand_ellipsis(plan: EinsumPlan, ranks: Sequence[int | None]) -> EinsumPlan:
+    """The plan with each `...` replaced by unused letters, right-aligned across operands."""
+    if not any("..." in s for s in (*plan.inputs, plan.output)):
+        return plan
+    used = set("".join(plan.inputs) + plan.output)
+    fresh = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in used]
+    counts = []
+    for subscripts, rank in zip(plan.inputs, ranks, strict=True):
+        if "..." not in subscripts:
+            counts.append(0)
+            continue
+        if rank is None:
+            raise EinsumUnsupported("einsum: `...` needs the operand's rank known while scripting")
+        count = rank - len(subscripts.replace("...", ""))
+        if count < 0:
+            raise EinsumError(f"einsum: operand {subscripts!r} has more subscripts than dims")
+        counts.append(count)
+    letters = "".join(fresh[: max(counts)])
+    inputs = tuple(
+        s.replace("...", letters[len(letters) - n :] if n else "")
+        for s, n in zip(plan.inputs, counts, strict=True)
+    )
+    return EinsumPlan(inputs, plan.output.replace("...", letters))
 
 
 def run_einsum(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
+    plan = expand_ellipsis(plan, [ops.rank(x) for x in operands])
+    subscripts, tensors = list(plan.inputs), list(operands)
+    for i in range(len(tensors)):  # a repeated subscript: its diagonal, moved last
+        while len(set(subscripts[i])) != len(subscripts[i]):
+            own = subscripts[i]
+            letter = next(c for c in own if own.count(c) > 1)
+            first, second = own.index(letter), own.index(letter, own.index(letter) + 1)
+            tensors[i] = ops.diagonal(tensors[i], first, second)
+            subscripts[i] = own[:first] + own[first + 1 : second] + own[second + 1 :] + letter
+    while len(tensors) > 2:  # the first two into what a later operand or the output still has
+        later = "".join(subscripts[2:]) + plan.output
+        kept = "".join(dict.fromkeys(s for s in subscripts[0] + subscripts[1] if s in later))
+        pair = EinsumPlan((subscripts[0], subscripts[1]), kept)
+        tensors[:2], subscripts[:2] = [_contract(pair, tensors[:2], ops)], [kept]
+    return _contract(EinsumPlan(tuple(subscripts), plan.output), tensors, ops)
+
+
+def _contract(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
+    """One operand, or two: the sums, permutes, reshapes and bmm of the docstring."""
     subscripts = list(plan.inputs)
     tensors = list(operands)
     for i, own in enumerate(subscripts):  # sum what only this operand has and the output lacks
@@ -80,7 +132,14 @@ def run_einsum(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any
         return _permuted(ops, tensors[0], subscripts[0], plan.output)
     (a, b), (sa, sb) = tensors, subscripts
     sizes = {s: ops.size(a, d) for d, s in enumerate(sa)}
-    sizes.update({s: ops.size(b, d) for d, s in enumerate(sb) if s not in sizes})
+    for d, s in enumerate(sb):
+        size = ops.size(b, d)
+        if isinstance(size, int) and isinstance(sizes.get(s), int) and size != sizes[s]:
+            raise EinsumUnsupported(
+                f"einsum: subscript {s!r} has sizes {sizes[s]} and {size} (broadcasting a "
+                "size-1 dim is not supported)"
+            )
+        sizes.setdefault(s, size)
     batch = [s for s in plan.output if s in sa and s in sb]
     contracted = [s for s in sa if s in sb and s not in plan.output]
     free_a = [s for s in sa if s not in sb]

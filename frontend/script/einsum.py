@@ -43,6 +43,12 @@ class _ScriptOps:
     def bmm(self, a: Value, b: Value) -> Any:
         return self._method("bmm", [a, b])
 
+    def rank(self, x: Value) -> int | None:
+        return getattr(x.type, "rank", None)
+
+    def diagonal(self, x: Value, dim1: int, dim2: int) -> Any:
+        return self._method("diagonal", [x, 0, dim1, dim2])
+
 
 def einsum_call(
     scripter: Any, node: ast.Call, args: list[Value], kwargs: dict[str, Value]
@@ -56,6 +62,6 @@ def einsum_call(
         raise scripter.error(node, "einsum(): the operands must be tensors")
     try:
         plan = plan_einsum(args[0], len(operands))
+        return run_einsum(plan, operands, _ScriptOps(scripter, node))  # type: ignore[no-any-return]
     except EinsumError as err:
         raise scripter.error(node, str(err)) from None
-    return run_einsum(plan, operands, _ScriptOps(scripter, node))  # type: ignore[no-any-return]

@@ -116,11 +116,21 @@ def _conv_transpose1d(self, input, output_size: list[int] | None = None):
 
 
 def _adaptive_max_pool2d(self, input):
-    return F.adaptive_max_pool2d(input, self.output_size)
+    pool = F.adaptive_max_pool2d_with_indices if self.return_indices else F.adaptive_max_pool2d
+    return pool(input, self.output_size)
 
 
 def _adaptive_max_pool1d(self, input):
     return F.adaptive_max_pool1d(input, self.output_size)
+
+
+def _max_pool3d(self, input):
+    return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                        self.ceil_mode)  # fmt: skip
+
+
+def _adaptive_max_pool3d(self, input):
+    return F.adaptive_max_pool3d(input, self.output_size)
 
 
 def _feature_dropout(self, input):
@@ -173,9 +183,8 @@ def _layer_norm(self, input):
 
 
 def _max_pool2d(self, input):
-    return F.max_pool2d(
-        input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
-    )
+    pool = F.max_pool2d_with_indices if self.return_indices else F.max_pool2d
+    return pool(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
 
 
 def _avg_pool2d(self, input):
@@ -541,8 +550,10 @@ RULES: dict[str, LeafRule] = {
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
     "AvgPool1d": LeafRule(_avg_pool1d),
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),
-    "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d, _no_indices),
+    "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d),
     "AdaptiveMaxPool1d": LeafRule(_adaptive_max_pool1d, _no_indices),
+    "MaxPool3d": LeafRule(_max_pool3d, _no_indices),
+    "AdaptiveMaxPool3d": LeafRule(_adaptive_max_pool3d, _no_indices),
     "Dropout1d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "Dropout2d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "Dropout3d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),

@@ -1,5 +1,6 @@
 """`frontend.torch.einsum`: eager einsum through the decomposition of `frontend/ir/einsum.py`
-(sums, permutes, reshapes and one bmm), which tracing records like any other ops."""
+(sums, permutes, reshapes and one bmm per pair of operands), which tracing records like any
+other ops."""
 
 from __future__ import annotations
 
@@ -30,10 +31,15 @@ class _EagerOps:
     def bmm(self, a: Tensor, b: Tensor) -> Tensor:
         return a.bmm(b)  # type: ignore[attr-defined,no-any-return]
 
+    def rank(self, x: Tensor) -> int:
+        return len(x.shape)
+
+    def diagonal(self, x: Tensor, dim1: int, dim2: int) -> Tensor:
+        return x.diagonal(0, dim1, dim2)  # type: ignore[attr-defined,no-any-return]
+
 
 def einsum(equation: str, *operands: Any) -> Tensor:
-    """`torch.einsum(equation, a, b)` (or with the operands as one list) of one or two
-    operands, without `...` or repeated subscripts in one operand."""
+    """`torch.einsum(equation, a, b, ...)` (or with the operands as one list)."""
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
     return run_einsum(plan_einsum(equation, len(operands)), operands, _EagerOps())  # type: ignore[no-any-return]

@@ -24,9 +24,10 @@ from frontend.trace.errors import TraceError, user_line
 from frontend.trace.recorder import Recorder
 
 # torch keyword arguments the registry's schemas do not have, and the values at which they
-# change nothing (ANY: never): `F.max_pool2d(..., return_indices=False)` records max_pool2d
+# change nothing (ANY: never): `return_indices` has chosen the function already (max_pool2d
+# or max_pool2d_with_indices) when it reaches `__torch_function__`
 ANY = object()
-_TORCH_ONLY_KWARGS: dict[str, Any] = {"_stacklevel": ANY, "return_indices": False}
+_TORCH_ONLY_KWARGS: dict[str, Any] = {"_stacklevel": ANY, "return_indices": ANY}
 
 
 @cache

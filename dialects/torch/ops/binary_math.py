@@ -74,6 +74,30 @@ class AtenHypotOp(BinaryOp):
         return b.select(either_inf, inf, out)
 
 
+@torch_op
+class AtenLdexpTensorOp(BinaryOp):
+    """`self * 2 ** other` (`torch.ldexp`); integers give float32."""
+
+    name = "torch.aten.ldexp.Tensor"
+    SCHEMA = "aten::ldexp.Tensor(Tensor self, Tensor other) -> Tensor"
+    PY_NAMES = ("torch.ldexp", "Tensor.ldexp", "np.ldexp")
+    FLOAT_RESULT = True
+    SAMPLES = (
+        Sample(Tn((3, 4)), Tn((4,), "int64", -4, 4)),
+        Sample(Tn((5,), "int64", -3, 3), Tn((5,), "float64", -2.0, 2.0)),
+    )
+
+    @staticmethod
+    def eager(x: Any, y: Any) -> Any:
+        dtype = np.result_type(x, y)
+        dtype = dtype if dtype.kind == "f" else np.float32
+        return (x * np.power(np.asarray(2.0, dtype), y.astype(dtype))).astype(dtype)
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
+        return b.mul(x, b.pow(b.const(2.0, y), y))
+
+
 class _Copysign:
     PY_NAMES = ("torch.copysign", "Tensor.copysign", "np.copysign")
     FLOAT_RESULT = True
@@ -355,6 +379,7 @@ class AtenXlogyScalarOtherOp(_Xlogy, ElementwiseOp):
 OPS = (
     AtenAtan2Op,
     AtenHypotOp,
+    AtenLdexpTensorOp,
     AtenCopysignTensorOp,
     AtenCopysignScalarOp,
     AtenFmodTensorOp,

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import f32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
@@ -16,6 +17,7 @@ from dialects.torch.families import (
     BinaryOp,
     BinaryScalarOp,
     ComparisonMixin,
+    ElementwiseOp,
     ScalarOperand,
 )
 from dialects.torch.meta import TensorMeta
@@ -28,7 +30,7 @@ from dialects.torch.ops.reduction import AtenAllOp, AtenAnyDimOp, AtenAnyOp
 from dialects.torch.ops.scalars import AtenBoolTensorOp
 from dialects.torch.ops.views import AtenReshapeOp, AtenUnsqueezeOp
 from dialects.torch.scalar_builder import ScalarBuilder
-from dialects.torch.types import DYN, BoolType, ValueTensorType
+from dialects.torch.types import DYN, BoolType, FloatType, ValueTensorType
 
 COMPARE_SAMPLES = (
     Sample(Tn((3, 4)), Tn((3, 4))),
@@ -309,7 +311,120 @@ class AtenEqualOp(TorchOp):
         return s.ops
 
 
+def check_tolerances(rtol: Any, atol: Any) -> None:
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise TypeError(f"isclose: `{name}` must be a constant float")
+        if value < 0:
+            raise ValueError(f"{name} must be greater than or equal to zero, but got {value:g}")
+
+
+TORCH_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+               "bool": "Bool"}  # fmt: skip
+
+
+@torch_op
+class AtenIscloseOp(ElementwiseOp):
+    """`torch.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)`: a == b, or |a - b| finite
+    and at most atol + |rtol * b| (integers compared in float32); NaNs match with `equal_nan`.
+    Both inputs must have the same dtype, as in torch."""
+
+    name = "torch.aten.isclose"
+    SCHEMA = (
+        "aten::isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, "
+        "bool equal_nan=False) -> Tensor"
+    )
+    PY_NAMES = ("torch.isclose", "Tensor.isclose")
+    STATIC_ARGS = ("rtol", "atol", "equal_nan")
+    SAMPLES = (
+        Sample(Tn((3, 4), low=-1.0, high=1.0), Tn((4,), low=-1.0, high=1.0), 0.5, 0.2),
+        Sample(Tn((5,), "int64", 0, 9), Tn((5,), "int64", 0, 9), 0.3, 1.0, True),
+    )
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ValueTensorType)
+    rtol = operand_def(FloatType)
+    atol = operand_def(FloatType)
+    equal_nan = operand_def(BoolType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def result_dtype(cls, args: tuple[Any, ...]) -> Any:
+        a, b, rtol, atol, _ = args
+        check_tolerances(rtol, atol)
+        if a.dtype is not None and b.dtype is not None and a.dtype != b.dtype:
+            raise TypeError(
+                f"{TORCH_NAMES[a.dtype.name]} did not match {TORCH_NAMES[b.dtype.name]}"
+            )
+        return BOOL
+
+    @staticmethod
+    def eager(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+              equal_nan: bool = False) -> Any:  # fmt: skip
+        close = a == b
+        if equal_nan:
+            close = close | (np.isnan(a) & np.isnan(b))
+        if rtol == 0 and atol == 0:
+            return close
+        if a.dtype.kind != "f":
+            a, b = a.astype(np.float32), b.astype(np.float32)
+        error = np.abs(a - b)
+        with np.errstate(invalid="ignore"):
+            return close | (np.isfinite(error) & (error <= atol + np.abs(rtol * b)))
+
+    @staticmethod
+    def payload(b: ScalarBuilder, x: SSAValue, y: SSAValue, rtol: float, atol: float,
+                equal_nan: bool) -> SSAValue:  # fmt: skip
+        close = b.cmp("eq", x, y)
+        if equal_nan and ScalarBuilder.is_float(x):
+            close = b.or_(close, b.and_(b.is_nan(x), b.is_nan(y)))
+        if rtol == 0 and atol == 0:
+            return close
+        if not ScalarBuilder.is_float(x):
+            x, y = b.cast(x, f32), b.cast(y, f32)
+        error = b.abs(b.sub(x, y))
+        allowed = b.add(b.const(float(atol), x), b.abs(b.mul(b.const(float(rtol), x), y)))
+        finite = b.cmp("lt", error, b.const(float("inf"), x))
+        return b.or_(close, b.and_(finite, b.cmp("le", error, allowed)))
+
+
+@torch_op
+class AtenAllcloseOp(TorchOp):
+    """`torch.allclose(a, b, rtol, atol, equal_nan)`: whether `isclose` holds everywhere, a
+    Python bool (`bool(isclose(...).all())`)."""
+
+    name = "torch.aten.allclose"
+    SCHEMA = (
+        "aten::allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, "
+        "bool equal_nan=False) -> bool"
+    )
+    PY_NAMES = ("torch.allclose", "Tensor.allclose")
+    SAMPLES = (Sample(Tn((3, 4)), Tn((3, 4)), 0.0, 2.0), Sample(Tn((2, 3)), Tn((3,))))
+    self_ = operand_def(ValueTensorType)
+    other = operand_def(ValueTensorType)
+    rtol = operand_def(FloatType)
+    atol = operand_def(FloatType)
+    equal_nan = operand_def(BoolType)
+    result = result_def(BoolType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        AtenIscloseOp.infer(*args)
+        return [BoolType()]
+
+    @staticmethod
+    def eager(*args: Any) -> Any:
+        return bool(np.all(AtenIscloseOp.eager(*args)))
+
+    def decompose(self) -> Any:
+        s = OpSequence()
+        close = s.call(AtenIscloseOp, *self.operands)
+        s.call(AtenBoolTensorOp, s.call(AtenAllOp, close))
+        return s.ops
+
+
 OPS = (
+    AtenIscloseOp,
+    AtenAllcloseOp,
     AtenGtTensorOp,
     AtenGtScalarOp,
     AtenLtTensorOp,

@@ -17,7 +17,9 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.op_sequence import OpSequence
 from dialects.torch.ops.spatial import IntList, OneDimOp, conv_output_size, image_dims, pair
+from dialects.torch.ops.views import AtenPermuteOp
 from dialects.torch.types import (
     DYN,
     IntType,
@@ -276,7 +278,72 @@ class AtenConv1dPaddingOp(OneDimOp):
     result = result_def(ValueTensorType)
 
 
+@torch_op
+class AtenConvTbcOp(TorchOp):
+    """`torch.conv_tbc(x, weight, bias, pad=0)`: a 1-D convolution of a (time, batch, C_in)
+    input with a (K, C_in, C_out) weight, giving (time + 2 * pad - K + 1, batch, C_out):
+    conv1d of the permuted input and weight, permuted back."""
+
+    name = "torch.aten.conv_tbc"
+    SCHEMA = "aten::conv_tbc(Tensor self, Tensor weight, Tensor bias, int pad=0) -> Tensor"
+    PY_NAMES = ("torch.conv_tbc", "Tensor.conv_tbc")
+    SAMPLES = (Sample(Tn((6, 2, 3)), Tn((2, 3, 4)), Tn((4,)), 1),
+               Sample(Tn((5, 1, 2), "float64"), Tn((3, 2, 2), "float64"), Tn((2,), "float64")))  # fmt: skip
+    self_ = operand_def(ValueTensorType)
+    weight = operand_def(ValueTensorType)
+    bias = operand_def(ValueTensorType)
+    pad = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(
+        cls, x: TensorMeta, weight: TensorMeta, bias: TensorMeta, pad: Any
+    ) -> list[Attribute]:
+        if not isinstance(pad, int):
+            raise TypeError("conv_tbc: `pad` must be a constant int")
+        if x.shape is not None and len(x.shape) != 3:
+            raise ShapeError("Input must have 3 dims: time, batch, in_channel")
+        if weight.shape is not None and len(weight.shape) != 3:
+            raise ShapeError(
+                "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."
+            )
+        if bias.shape is not None and len(bias.shape) != 1:
+            raise ShapeError("Bias must be 1-D")
+        if x.shape is None or weight.shape is None:
+            return [ValueTensorType(None, x.dtype)]
+        if DYN not in (x.shape[2], weight.shape[1]) and x.shape[2] != weight.shape[1]:
+            raise ShapeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+        if (
+            bias.shape is not None
+            and DYN not in (bias.shape[0], weight.shape[2])
+            and (bias.shape[0] != weight.shape[2])
+        ):
+            raise ShapeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+        time = conv_output_size(x.shape[0], weight.shape[0], 1, 2 * pad, 1)
+        return [ValueTensorType((time, x.shape[1], weight.shape[2]), x.dtype)]
+
+    @staticmethod
+    def eager(x: Any, weight: Any, bias: Any, pad: int = 0) -> Any:
+        padded = np.pad(x, ((pad, pad), (0, 0), (0, 0)))
+        k = weight.shape[0]
+        steps = padded.shape[0] - k + 1
+        out = np.broadcast_to(bias, (steps, x.shape[1], weight.shape[2])).astype(np.float64)
+        for i in range(k):
+            out = out + padded[i : i + steps] @ weight[i]
+        return out
+
+    def decompose(self) -> Any:
+        s = OpSequence()
+        x = s.call(AtenPermuteOp, self.self_, [1, 2, 0])
+        w = s.call(AtenPermuteOp, self.weight, [2, 1, 0])
+        pad = self.arg_values()[3]
+        y = s.call(AtenConv1dOp, x, w, self.bias, [1], [pad], [1], 1)
+        s.call(AtenPermuteOp, y, [2, 0, 1])
+        return s.ops
+
+
 OPS = (
+    AtenConvTbcOp,
     AtenConv2dOp,
     AtenConv2dPaddingOp,
     AtenConv1dOp,

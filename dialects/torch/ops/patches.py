@@ -6,6 +6,11 @@ L = OH * OW windows (OH, OW as for a convolution); unfold gives (N, C * kh * kw,
 `out[n, (c * kh + i) * kw + j, oh * OW + ow] = x[n, c, oh * sh - ph + i * dh, ow * sw - pw +
 j * dw]` (0 in the padding); fold is its adjoint: it sums each column back into its window.
 Unbatched (C, H, W) / (C * kh * kw, L) inputs work too.
+
+`Tensor.unfold(dim, size, step)` (ATen's `unfold`) is the 1-D sliding window of any tensor:
+dim `dim` of length L becomes (L - size) // step + 1 windows and a last dim of `size` elements,
+`out[..., i, ..., k] = x[..., i * step + k, ...]`. It decomposes into one `index_select` with
+the constant window indices, a view splitting the dim, and a movedim of the window to the end.
 """
 
 from __future__ import annotations
@@ -16,11 +21,16 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch.meta import ShapeError, TensorMeta
-from dialects.torch.op_base import Sample, TorchOp, torch_op
+from dialects.torch.meta import ShapeError, TensorMeta, normalize_dim
+from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.indexing import AtenIndexSelectOp
+from dialects.torch.ops.op_sequence import OpSequence
+from dialects.torch.ops.prim import ValueTensorLiteralOp
+from dialects.torch.ops.reorder import AtenMovedimIntOp
 from dialects.torch.ops.spatial import conv_output_size, pair
-from dialects.torch.types import DYN, ListType, ValueTensorType
+from dialects.torch.ops.views import AtenViewOp
+from dialects.torch.types import DYN, IntType, ListType, ValueTensorType
 
 Window = tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]
 
@@ -197,7 +207,72 @@ class AtenCol2imOp(TorchOp):
         return out if x.ndim == 3 else out[0]
 
 
+@torch_op
+class AtenUnfoldOp(TorchOp):
+    """`x.unfold(dimension, size, step)`: the windows of `size` elements every `step` along a
+    dim, as a new last dim."""
+
+    name = "torch.aten.unfold"
+    SCHEMA = "aten::unfold(Tensor self, int dimension, int size, int step) -> Tensor"
+    PY_NAMES = ("Tensor.unfold",)
+    SAMPLES = (Sample(Tn((3, 7)), 1, 3, 2), Sample(Tn((6, 2, 3), "int64"), 0, 2, 1))
+    self_ = operand_def(ValueTensorType)
+    dimension = operand_def(IntType)
+    size = operand_def(IntType)
+    step = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, x: TensorMeta, dimension: Any, size: Any, step: Any) -> list[Attribute]:
+        if not all(isinstance(v, int) for v in (dimension, size, step)):
+            raise TypeError("unfold: `dimension`, `size` and `step` must be constant ints")
+        if x.shape is None or DYN in x.shape:  # the window indices need the length
+            return [ValueTensorType(None, x.dtype)]
+        if not x.shape:
+            raise ShapeError("unfold: a 0-d tensor is not supported")
+        dim = normalize_dim(dimension, len(x.shape))
+        if size > x.shape[dim]:
+            raise ShapeError(
+                f"maximum size for tensor at dimension {dim} is {x.shape[dim]} but size is {size}"
+            )
+        if step <= 0:
+            raise ShapeError(f"step is {step} but must be > 0")
+        if size < 0:
+            raise ShapeError(f"size is {size} but must be >= 0")
+        windows = (x.shape[dim] - size) // step + 1
+        shape = (*x.shape[:dim], windows, *x.shape[dim + 1 :], size)
+        return [ValueTensorType(shape, x.dtype)]
+
+    @staticmethod
+    def indices(length: int, size: int, step: int) -> Any:
+        windows = (length - size) // step + 1
+        return (np.arange(windows)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
+
+    @classmethod
+    def eager(cls, x: Any, dimension: int, size: int, step: int) -> Any:
+        (result,) = cls.infer(TensorMeta.of_array(x), dimension, size, step)
+        dim = normalize_dim(dimension, x.ndim)
+        picked = np.take(x, cls.indices(x.shape[dim], size, step), axis=dim)
+        split = picked.reshape(*x.shape[:dim], -1, size, *x.shape[dim + 1 :])
+        return np.moveaxis(split, dim + 1, -1).reshape(result.sizes).copy()
+
+    def decompose(self) -> Any:
+        x = self.self_
+        if not isinstance(x.type, ValueTensorType) or x.type.sizes is None or DYN in x.type.sizes:
+            return None
+        shape = x.type.sizes
+        dimension, size, step = (arg_value(v) for v in self.operands[1:])
+        dim = normalize_dim(dimension, len(shape))
+        s = OpSequence()
+        index = s.add(ValueTensorLiteralOp(self.indices(shape[dim], size, step))).results[0]
+        picked = s.call(AtenIndexSelectOp, x, dim, index)
+        split = s.call(AtenViewOp, picked, [*shape[:dim], -1, size, *shape[dim + 1 :]])
+        s.call(AtenMovedimIntOp, split, dim + 1, -1)
+        return s.ops
+
+
 OPS = (
+    AtenUnfoldOp,
     AtenIm2colOp,
     AtenCol2imOp,
 )

@@ -10,8 +10,8 @@ Adaptive max pooling: output cell `i` of a dim of size n pooled to `out` covers 
 ceil((i + 1) * n / out))`, as in PyTorch. The max over a rectangle is the max over its rows of
 the max over its columns, so `torch-decompose` pools each dim on its own: one `slice` + `amax`
 per output cell, concatenated. The windows need the input's sizes: while they are unknown
-the result type stays open, and the frontend compiles the call for its exact shapes. (ATen's
-`adaptive_max_pool2d` also returns the indices: not supported.)
+the result type stays open, and the frontend compiles the call for its exact shapes. ATen's
+`adaptive_max_pool2d`, which also returns the indices, is in `pooling_indices.py`.
 """
 
 from __future__ import annotations

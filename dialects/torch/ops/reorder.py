@@ -469,7 +469,66 @@ class AtenPixelUnshuffleOp(_ShuffleOp):
     result = result_def(ValueTensorType)
 
 
+@torch_op
+class AtenChannelShuffleOp(TorchOp):
+    """`F.channel_shuffle(x, groups)` / `nn.ChannelShuffle`: (N, g * k, *) -> channels in the
+    order (0, k, 2k, ..., 1, k + 1, ...): a view as (N, g, k, *), dims 1 and 2 swapped."""
+
+    name = "torch.aten.channel_shuffle"
+    SCHEMA = "aten::channel_shuffle(Tensor self, int groups) -> Tensor"
+    PY_NAMES = ("F.channel_shuffle", "torch.channel_shuffle", "F.native_channel_shuffle",
+                "torch.native_channel_shuffle")  # fmt: skip
+    SAMPLES = (Sample(Tn((2, 6, 3, 2)), 3), Sample(Tn((1, 4, 5), "int64"), 2))
+    self_ = operand_def(ValueTensorType)
+    groups = operand_def(IntType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, x: TensorMeta, groups: Any) -> list[Attribute]:
+        if not isinstance(groups, int):
+            raise TypeError("channel_shuffle: `groups` must be a constant int")
+        if groups <= 0:
+            raise ShapeError(
+                f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
+            )
+        if x.shape is None:
+            return [ValueTensorType(None, x.dtype)]
+        if len(x.shape) <= 2:
+            raise ShapeError(
+                f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                f"{list(x.shape)}"
+            )
+        c = x.shape[1]
+        if c != DYN and c % groups:
+            raise ShapeError(
+                f"Number of channels must be divisible by groups. Got {c} channels and "
+                f"{groups} groups."
+            )
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @classmethod
+    def eager(cls, x: Any, groups: int) -> Any:
+        cls.infer(TensorMeta.of_array(x), groups)
+        n, c, *rest = x.shape
+        blocks = x.reshape(n, groups, c // groups, *rest)
+        return blocks.swapaxes(1, 2).reshape(x.shape).copy()
+
+    def decompose(self) -> Any:
+        x, groups = self.operands
+        if known_rank(x) is None:
+            return None
+        g = arg_value(groups)
+        seq = OpSequence()
+        n, c, *rest = seq.sizes(x)
+        per_group = c // g if isinstance(c, int) else seq.call(AtenFloordivIntOp, c, g)
+        blocks = seq.call(AtenViewOp, x, [n, g, per_group, *rest])
+        swapped = seq.call(AtenTransposeIntOp, blocks, 1, 2)
+        seq.call(AtenViewOp, swapped, [n, c, *rest])
+        return seq.ops
+
+
 OPS = (
+    AtenChannelShuffleOp,
     AtenFlipOp,
     AtenFliplrOp,
     AtenFlipudOp,

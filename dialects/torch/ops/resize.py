@@ -264,7 +264,78 @@ AtenResizeCubicOp = _resize_op(
 )  # fmt: skip
 
 
+def _image(name: str, x: Any) -> None:
+    if x.shape is not None and len(x.shape) != 4:
+        raise ShapeError(f"{name}: expected a 4-D (N, C, H, W) input, got {len(x.shape)}-D")
+
+
+@torch_op
+class AtenUpsampleNearest2dVecOp(UpsampleOp):
+    """ATen's `upsample_nearest2d.vec` (`torch._C._nn.upsample_nearest2d(x, size, factors)`):
+    `F.interpolate(x, size or scale_factor, mode='nearest')` of an (N, C, H, W) input."""
+
+    name = "torch.aten.upsample_nearest2d.vec"
+    SCHEMA = (
+        "aten::upsample_nearest2d.vec(Tensor input, int[]? output_size, float[]? scale_factors)"
+        " -> Tensor"
+    )
+    PY_NAMES = ("torch._C._nn.upsample_nearest2d",)
+    MODE = "nearest"
+    SAMPLES = (Sample(Tn((1, 2, 3, 4)), None, [2.0, 1.5]),)
+    input = operand_def(VT)
+    output_size = operand_def(Sizes)
+    scale_factors = operand_def(Scales)
+    result = result_def(VT)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        _image("upsample_nearest2d", args[0])
+        return super().infer(*args)
+
+
+@torch_op
+class AtenUpsampleNearest2dOp(UpsampleOp):
+    """ATen's `upsample_nearest2d(x, output_size, scales_h, scales_w)`: nearest resizing to
+    `output_size`, reading source row `floor(i / scales_h)` when a scale is given (else
+    `floor(i * H / OH)`), as ATen computes it."""
+
+    name = "torch.aten.upsample_nearest2d"
+    SCHEMA = (
+        "aten::upsample_nearest2d(Tensor self, int[2] output_size, float? scales_h=None, "
+        "float? scales_w=None) -> Tensor"
+    )
+    PY_NAMES = ("torch._C._nn.upsample_nearest2d",)
+    MODE = "nearest"
+    SAMPLES = (Sample(Tn((1, 2, 3, 4)), [5, 7]), Sample(Tn((2, 2, 3, 2), "float64"), [7, 4], 2.5))
+    self_ = operand_def(VT)
+    output_size = operand_def(ListType)
+    scales_h = operand_def(FloatType | NoneType)
+    scales_w = operand_def(FloatType | NoneType)
+    result = result_def(VT)
+
+    @classmethod
+    def unpack(cls, args: tuple[Any, ...]) -> tuple[Any, Any, Any, bool]:
+        return args[0], args[1], None, False
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        _image("upsample_nearest2d", args[0])
+        if any(isinstance(v, Dynamic) for v in args[2:]):
+            raise TypeError("upsample_nearest2d: the scales must be known while scripting")
+        return super().infer(*args)
+
+    @classmethod
+    def positions(cls, args: tuple[Any, ...], shape: tuple[int, ...], dtype: Any) -> list[Any]:
+        sizes, _ = output_sizes(cls.short_name(), shape, args[1], None, 2)
+        return [
+            source_taps("nearest", n, out, f, False, np.dtype(np.float32))
+            for n, out, f in zip(shape[2:], sizes, args[2:4], strict=True)
+        ]
+
+
 OPS = (
+    AtenUpsampleNearest2dVecOp,
+    AtenUpsampleNearest2dOp,
     AtenResizeNearestOp,
     AtenResizeNearestExactOp,
     AtenResizeLinearOp,

@@ -36,8 +36,17 @@ from frontend.torch.nn.modules.conv import Conv2d
 from frontend.torch.nn.modules.dropout import Dropout, Flatten
 from frontend.torch.nn.modules.linear import Identity, Linear
 from frontend.torch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
-from frontend.torch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from frontend.torch.nn.modules.pooling import (
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool2d,
+    AvgPool3d,
+    MaxPool2d,
+    MaxPool3d,
+)
 from frontend.torch.nn.modules.rnn import LSTM, LSTMCell
+from frontend.torch.nn.modules.shuffle import ChannelShuffle
 from frontend.torch.nn.modules.sparse import Embedding
 from frontend.torch.nn.parameter import Buffer, Parameter
 
@@ -66,6 +75,11 @@ __all__ = [
     "GELU",
     "LSTM",
     "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d",
+    "AvgPool3d",
+    "ChannelShuffle",
+    "MaxPool3d",
     "AvgPool2d",
     "BatchNorm1d",
     "BatchNorm2d",

@@ -1,4 +1,5 @@
-"""Pooling layers: `MaxPool2d`, `AvgPool2d`, `AdaptiveAvgPool2d`."""
+"""Pooling layers: `MaxPool2d`, `AvgPool2d`, `AdaptiveAvgPool2d` and the 3-D forms `MaxPool3d`,
+`AvgPool3d`, `AdaptiveAvgPool3d`, `AdaptiveMaxPool3d`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ class MaxPool2d(Module):
     ) -> None:
         super().__init__()
         if return_indices:
-            raise NotImplementedError("MaxPool2d(return_indices=True) is not supported")
+            raise NotImplementedError(
+                f"{type(self).__name__}(return_indices=True) is not supported"
+            )
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding = padding
@@ -81,6 +84,46 @@ class AdaptiveAvgPool2d(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class MaxPool3d(MaxPool2d):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.max_pool3d(
+            input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
+        )
+
+
+class AvgPool3d(AvgPool2d):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool3d(Module):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        if return_indices:
+            raise NotImplementedError("AdaptiveMaxPool3d(return_indices=True) is not supported")
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_max_pool3d(input, self.output_size)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
