@@ -62,12 +62,17 @@ class Operators(Collaborator):
         return self.scripter.ops.emit(node, ops_for_operator("neg"), [operand], {})[0]
 
     def expr_BinOp(self, node: ast.BinOp) -> Value:  # noqa: N802
-        return self.binop(
-            node,
-            node.op,
-            self.scripter.expressions.expr(node.left),
-            self.scripter.expressions.expr(node.right),
-        )
+        """`a + b + c + ...`: the left spine of a chain is walked in a loop, not by recursion
+        (a 900-term sum would exceed Python's recursion limit), in the order recursion takes:
+        the innermost left operand, then each right operand and its operator outwards."""
+        chain = [node]
+        while isinstance(chain[-1].left, ast.BinOp):
+            chain.append(chain[-1].left)
+        expressions = self.scripter.expressions
+        value = expressions.expr(chain[-1].left)
+        for link in reversed(chain):
+            value = self.binop(link, link.op, value, expressions.expr(link.right))
+        return value
 
     def binop(self, node: ast.AST, op: ast.operator, lhs: Value, rhs: Value) -> Value:
         if type(op) not in _BINOPS:

@@ -83,3 +83,17 @@ def test_a_thousand_line_function_lowers_in_seconds(tmp_path: Path) -> None:
     seconds = time.perf_counter() - start
     assert source.count("math.sin(") == 200
     assert seconds < 60, f"{seconds:.1f} s"
+
+
+def test_a_900_term_expression_scripts(tmp_path: Path) -> None:
+    """A long chain of operators is walked in a loop: it scripts (it was a RecursionError from
+    900 terms on) and gives the sum, here run by the torch-IR interpreter (no numba compile)."""
+    import numpy as np
+
+    path = tmp_path / "long_sum.py"
+    path.write_text("def long_sum(x):\n    return " + " + ".join(["x * 0.5"] * 900) + "\n")
+    namespace: dict[str, object] = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    scripted = frontend.script(namespace["long_sum"], backend="interpreter")
+    assert scripted.graph.count("torch.aten.add.Tensor") == 899
+    np.testing.assert_allclose(scripted(np.ones(3, np.float32)), 450.0)
