@@ -51,12 +51,17 @@ func.func @clamp(%x: f32, %out: memref<f32>) -> f32 {
 }
 
 // scf.while is `while True:`: the before region computes the condition, the values passed
-// by scf.condition become the after region's arguments and, on exit, the results.
+// by scf.condition become the after region's arguments and, on exit, the results; every 1024
+// iterations the loop checks for a pending Ctrl-C (a function that holds the GIL).
 // CHECK-LABEL: def halvings(n0):
 // CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n0 = np.int64(n0)
 // CHECK-NEXT:      n, k = n0, np.int64(0)
+// CHECK-NEXT:      ticks = 0
 // CHECK-NEXT:      while True:
+// CHECK-NEXT:          ticks = (ticks + 1) & 1023
+// CHECK-NEXT:          if ticks == 0 and pending_interrupt():
+// CHECK-NEXT:              raise CompiledLoopInterrupted("a compiled while loop was interrupted")
 // CHECK-NEXT:          more = n > np.int64(1)
 // CHECK-NEXT:          m, steps = n, k
 // CHECK-NEXT:          if not more:
