@@ -8,19 +8,22 @@ the op is unsigned, and wrapped to the result width like the hardware does.
 
 from __future__ import annotations
 
+import builtins
 import math as pymath
 import struct
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, builtin, math
+from xdsl.dialects import arith, builtin, cf, math
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.interpreters.builtin import scalar_attr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.comparisons import to_signed, to_unsigned
 from xdsl.utils.exceptions import InterpretationError
+
+from lowering.ir_marks import raised_exception
 
 Impl = Callable[[InterpreterFunctions, Interpreter, Operation, tuple[Any, ...]], tuple[Any, ...]]
 
@@ -233,4 +236,21 @@ class CastFunctions(InterpreterFunctions):
         return (FloatAttr(value, target),)  # type: ignore[arg-type]
 
 
-ALL_FUNCTIONS: tuple[InterpreterFunctions, ...] = (TableFunctions(), CastFunctions())
+@register_impls
+class AssertFunctions(InterpreterFunctions):
+    """`cf.assert`: the run-time checks of the lowering (index bounds, raised errors) raise
+    the exception its message names (`lowering/ir_marks.py`)."""
+
+    @impl(cf.AssertOp)
+    def run_assert(self, interp: Interpreter, op: cf.AssertOp, args: tuple[Any, ...]):
+        if not args[0]:
+            kind, message = raised_exception(op.msg.data)
+            raise getattr(builtins, kind, AssertionError)(message)
+        return ()
+
+
+ALL_FUNCTIONS: tuple[InterpreterFunctions, ...] = (
+    TableFunctions(),
+    CastFunctions(),
+    AssertFunctions(),
+)

@@ -260,7 +260,6 @@ def test_in_place_keeps_the_dtype_eagerly() -> None:
     assert a.dtype == frontend.torch.float32
 
 
-@pytest.mark.xfail(strict=True, reason="scripts compute `a += b` as `a = a + b` (float64)")
 def test_script_in_place_keeps_the_dtype() -> None:
     run_both(module(lambda s, a, b: add_mixed_precision(a, b), "AddMix")(), (X, Y.double()),
              "script")  # fmt: skip

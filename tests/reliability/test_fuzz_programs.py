@@ -20,9 +20,7 @@ from fuzzing.templates import registry_templates
 
 SEED = 11  # programs 0..29 with PyTorch as the reference
 FRONTEND_SEED = 12  # programs 0..7 with frontend.torch as the reference (no PyTorch needed)
-KNOWN: dict[tuple[int, int], str] = {  # (seed, index) -> the open bug it hits
-    (12, 4): "renorm with p known only at run time: torch-decompose needs the norm order",
-}
+KNOWN: dict[tuple[int, int], str] = {}  # (seed, index) -> the open bug it hits
 
 
 def _cases(seed: int, count: int) -> list[object]:

@@ -15,7 +15,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
-from dialects.torch import kernel_refs, matrix_kernels
+from dialects.torch import kernel_refs
 from dialects.torch.meta import ShapeError, TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, arg_value, torch_op
 from dialects.torch.op_base import T as Tn
@@ -32,13 +32,14 @@ from dialects.torch.ops.tensor_lists import listed, tensor_list
 from dialects.torch.ops.views import AtenCloneOp, AtenSqueezeDimOp, AtenUnsqueezeOp
 from dialects.torch.types import DYN, BoolType, IntType, ListType, ValueTensorType
 
-EAGER_KERNELS = {
-    "inverse": matrix_kernels.inverse_kernel,
-    "det": matrix_kernels.det_kernel,
-    "slogdet": matrix_kernels.slogdet_kernel,
-    "cholesky": matrix_kernels.cholesky_kernel,
-}
-"""The numba kernels the compiled ops call, run by the eager references."""
+
+def eager_kernel(name: str):  # type: ignore[no-untyped-def]
+    """The numba kernel the compiled op calls, run by the eager reference. Imported on first
+    use: defining numba functions fixes numba's code generator, which the machine model
+    (`TSJIT_CPU`) must set up first."""
+    from dialects.torch import matrix_kernels
+
+    return getattr(matrix_kernels, f"{name}_kernel")
 
 
 TORCH_NAMES = {"int64": "Long", "int32": "Int", "bool": "Bool"}
@@ -67,7 +68,7 @@ def run_kernel(name: str, a: Any, outputs: list[Any], *scalars: int) -> None:
     """Run kernel `name` on numpy `a` ([..., n, n]) writing `outputs` (eager references)."""
     n = a.shape[-1] if a.ndim else 1
     batch = int(np.prod(a.shape[:-2]))
-    EAGER_KERNELS[name](np.ascontiguousarray(a), batch, n, n, *scalars, *outputs)
+    eager_kernel(name)(np.ascontiguousarray(a), batch, n, n, *scalars, *outputs)
 
 
 class _MatrixKernelOp(AlongDimOp):
