@@ -17,8 +17,11 @@ engine and cluster it reports
   are scattered over the workers before the timed maps (as data Dask loads itself is), so the
   maps time the tasks, their scheduling and the results' way back.
 Workers get one thread each for both engines (Dask's nanny sets `OMP_NUM_THREADS=1`, which
-PyTorch and tsjit follow). Writes
-`benchmarks/runs/<date>-<HHMM>-cluster-dask-1thread-workers.json` (UTC start time).
+PyTorch and tsjit follow). A task scores one batch of 64 samples, or `--batches-per-task k`
+batches of 64 (one model call each). The control, `dask_control`, maps a task that spins for
+the CNN's tsjit task's CPU time: Dask's own cost per task, and so the speed-up 2 workers
+can reach at that task length on this host. Writes
+`benchmarks/runs/<date>-<HHMM>-cluster-dask-1thread-workers-<k>batch-tasks.json` (UTC start).
 """
 
 from __future__ import annotations
@@ -46,18 +49,31 @@ SAMPLES, BATCH, TOKENS = 8192, 64, 16
 # ---- what runs in the workers ----
 
 
-def infer(batch: tuple[np.ndarray, ...], program: Any) -> tuple[np.ndarray, float, float]:
-    """One task: the program (tsjit) or the module (PyTorch eager) on one batch; its result,
-    and the CPU seconds of the task's thread and the wall seconds the call took."""
+def infer(
+    batches: list[tuple[np.ndarray, ...]], program: Any
+) -> tuple[list[np.ndarray], float, float]:
+    """One task: the program (tsjit) or the module (PyTorch eager) on each of its batches (of 64
+    samples, one call each); the results, and the CPU seconds of the task's thread and the wall
+    seconds the calls took."""
     import torch
 
     cpu, wall = time.thread_time(), time.perf_counter()
     if isinstance(program, torch.nn.Module):
         with torch.inference_mode():
-            result = program(*map(torch.from_numpy, batch)).numpy()
+            results = [program(*map(torch.from_numpy, batch)).numpy() for batch in batches]
     else:
-        result = program(*batch)
-    return result, time.thread_time() - cpu, time.perf_counter() - wall
+        results = [program(*batch) for batch in batches]
+    return results, time.thread_time() - cpu, time.perf_counter() - wall
+
+
+def spin(batches: list[tuple[np.ndarray, ...]], seconds: float) -> tuple[list, float, float]:
+    """The control task: holds the GIL and a core for `seconds` of its thread's CPU time and
+    returns what a task of the CNN returns, so a map of it times Dask's own cost per task."""
+    cpu, wall = time.thread_time(), time.perf_counter()
+    while time.thread_time() - cpu < seconds:
+        pass
+    results = [np.zeros((len(batch[0]), 10), np.float32) for batch in batches]
+    return results, time.thread_time() - cpu, time.perf_counter() - wall
 
 
 def first_use(pickled: bytes, batch: tuple[np.ndarray, ...]) -> dict[str, Any]:
@@ -70,7 +86,7 @@ def first_use(pickled: bytes, batch: tuple[np.ndarray, ...]) -> dict[str, Any]:
     start = time.perf_counter()
     program = pickle.loads(pickled)
     loaded = time.perf_counter()
-    infer(batch, program)
+    infer([batch], program)
     called = time.perf_counter()
     return {
         "unpickle_s": loaded - start,
@@ -116,40 +132,56 @@ def workloads(samples: int) -> dict[str, tuple[Any, list[tuple[np.ndarray, ...]]
     }
 
 
-def measure_engine(client: Any, program: Any, batches: list[Any], repeats: int) -> dict[str, Any]:
+def measure_engine(
+    client: Any, program: Any, tasks_in: list[list[Any]], repeats: int
+) -> dict[str, Any]:
     """Per-worker first use, then the timed maps (the program scattered to every worker)."""
     pickled = pickle.dumps(program)
     workers = sorted(client.scheduler_info()["workers"])
-    first = client.gather(
-        [client.submit(first_use, pickled, batches[0], workers=[w], pure=False) for w in workers]
-    )
+    first = client.gather([
+        client.submit(first_use, pickled, tasks_in[0][0], workers=[w], pure=False)
+        for w in workers
+    ])  # fmt: skip
     handle = client.scatter(program, broadcast=True, hash=False)
-    inputs = client.scatter(batches, hash=False)  # spread over the workers, as loaded data is
-    seconds, tasks = [], []
+    record = timed_maps(client, infer, tasks_in, repeats, program=handle)
+    client.cancel([handle])
+    record.update(per_worker_first_use=first, program_bytes_once_per_worker=len(pickled))
+    return record
+
+
+def timed_maps(
+    client: Any, task: Any, tasks_in: list[list[Any]], repeats: int, **kwargs: Any
+) -> dict[str, Any]:
+    """`repeats` maps of `task` over the tasks' batches (scattered over the workers first, as
+    data Dask loads itself is); samples per second and what the tasks took."""
+    inputs = client.scatter(tasks_in, hash=False)
+    seconds, done = [], []
     for _ in range(repeats):
         start = time.perf_counter()
-        tasks = client.gather(client.map(infer, inputs, program=handle, pure=False))
+        done = client.gather(client.map(task, inputs, pure=False, **kwargs))
         seconds.append(time.perf_counter() - start)
-    client.cancel([handle, *inputs])
-    results = [result for result, _, _ in tasks]
-    cpu = sum(c for _, c, _ in tasks)  # the last map's compute, in CPU seconds of the tasks
+    client.cancel(inputs)
+    results = [result for results, _, _ in done for result in results]
+    cpu = sum(c for _, c, _ in done)  # the last map's compute, in CPU seconds of the tasks
     return {
-        "samples_per_s": sum(len(b[0]) for b in batches) / statistics.median(seconds),
+        "samples_per_s": sum(len(b[0]) for batches in tasks_in for b in batches)
+        / statistics.median(seconds),
         "map_s": seconds,
-        "task_cpu_s_median": statistics.median(c for _, c, _ in tasks),
-        "task_wall_s_median": statistics.median(w for _, _, w in tasks),
+        "task_cpu_s_median": statistics.median(c for _, c, _ in done),
+        "task_wall_s_median": statistics.median(w for _, _, w in done),
         "compute_share_of_map": cpu / (seconds[-1] * len(client.scheduler_info()["workers"])),
-        "per_worker_first_use": first,
-        "program_bytes_once_per_worker": len(pickled),
-        "task_bytes_in": len(pickle.dumps(batches[0])),
-        "task_bytes_out": len(pickle.dumps(results[0])),
-        "tasks": len(batches),
+        "task_bytes_in": len(pickle.dumps(tasks_in[0])),
+        "task_bytes_out": len(pickle.dumps(done[0][0])),
+        "tasks": len(tasks_in),
         "results": results,
     }
 
 
-def run_cluster(workers: int, cache: str, repeats: int, samples: int) -> dict[str, Any]:
-    """Every model and engine on one LocalCluster of `workers` one-thread processes."""
+def run_cluster(
+    workers: int, cache: str, repeats: int, samples: int, per_task: int
+) -> dict[str, Any]:
+    """Every model and engine on one LocalCluster of `workers` one-thread processes, tasks of
+    `per_task` batches; and the control: a spin task as long as the CNN's tsjit task."""
     import torch
     from distributed import Client, LocalCluster
 
@@ -164,10 +196,12 @@ def run_cluster(workers: int, cache: str, repeats: int, samples: int) -> dict[st
         ) as cluster,
         Client(cluster) as client,
     ):  # fmt: skip
+        client.wait_for_workers(workers)
         for name, (model, batches) in workloads(samples).items():
+            tasks_in = [batches[i : i + per_task] for i in range(0, len(batches), per_task)]
             entry = {
-                "tsjit": measure_engine(client, frontend.script(model), batches, repeats),
-                "torch_eager": measure_engine(client, model, batches, repeats),
+                "tsjit": measure_engine(client, frontend.script(model), tasks_in, repeats),
+                "torch_eager": measure_engine(client, model, tasks_in, repeats),
             }
             with torch.inference_mode():
                 expected = model(*map(torch.from_numpy, batches[-1])).numpy()
@@ -177,10 +211,15 @@ def run_cluster(workers: int, cache: str, repeats: int, samples: int) -> dict[st
             entry["tsjit_vs_torch"] = (
                 entry["tsjit"]["samples_per_s"] / entry["torch_eager"]["samples_per_s"]
             )
+            if name == "mnist_cnn":
+                seconds = entry["tsjit"]["task_cpu_s_median"]
+                entry["dask_control"] = timed_maps(client, spin, tasks_in, repeats, seconds=seconds)
+                entry["dask_control"].pop("results")
+                entry["dask_control"]["spin_s"] = seconds
             record[name] = entry
             print(f"  {workers} worker(s) {name}: " + ", ".join(
                 f"{engine} {entry[engine]['samples_per_s']:.0f} samples/s"
-                for engine in ("tsjit", "torch_eager")
+                for engine in ("tsjit", "torch_eager", "dask_control") if engine in entry
             ), flush=True)  # fmt: skip
     return record
 
@@ -197,14 +236,15 @@ def cpu_model() -> str:
 
 
 def speedups(runs: dict[str, Any]) -> dict[str, Any]:
-    """samples/s of 2 workers over 1, per model and engine."""
+    """samples/s of 2 workers over 1, per model and engine (and the CNN's Dask control)."""
     if "1" not in runs or "2" not in runs:
         return {}
     return {
         name: {
             engine: runs["2"][name][engine]["samples_per_s"]
             / runs["1"][name][engine]["samples_per_s"]
-            for engine in ("tsjit", "torch_eager")
+            for engine in ("tsjit", "torch_eager", "dask_control")
+            if engine in runs["1"][name]
         }
         for name in runs["1"]
     }
@@ -215,6 +255,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--samples", type=int, default=SAMPLES)
+    parser.add_argument(
+        "--batches-per-task",
+        type=int,
+        default=1,
+        help="batches of 64 samples per Dask task (one model call each)",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     import dask
@@ -229,13 +275,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tsjit-cluster-cache-") as cache:
         for workers in args.workers:
             print(f"{workers} worker(s), one thread each", flush=True)
-            runs[str(workers)] = run_cluster(workers, cache, args.repeats, args.samples)
+            runs[str(workers)] = run_cluster(
+                workers, cache, args.repeats, args.samples, args.batches_per_task
+            )
     from benchmarks.run import machine
 
     record = {
         "benchmark": "cluster: batch inference on local Dask workers, tsjit vs PyTorch eager",
         "samples": args.samples,
         "batch": BATCH,
+        "batches_per_task": args.batches_per_task,
         "threads_per_worker": 1,
         "machine": {
             **machine(),
@@ -251,7 +300,10 @@ def main() -> None:
         "speedup_2_over_1_workers": speedups(runs),
         "compile_cache": "1-worker cluster: empty cache folder (cold); later clusters share it",
     }
-    name = f"{started:%Y-%m-%d-%H%M}-cluster-dask-1thread-workers.json"
+    name = (
+        f"{started:%Y-%m-%d-%H%M}-cluster-dask-1thread-workers-"
+        f"{args.batches_per_task}batch-tasks.json"
+    )
     out = args.out or ROOT / "benchmarks" / "runs" / name
     out.write_text(json.dumps(record, indent=1) + "\n")
     print(json.dumps(record["speedup_2_over_1_workers"], indent=1))
