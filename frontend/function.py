@@ -13,6 +13,7 @@ from xdsl.ir import Attribute
 
 from frontend.run.archive_format import archive_format
 from frontend.run.arguments import (
+    TORCH,
     Argument,
     caller_kind,
     describe,
@@ -160,7 +161,7 @@ class ScriptFunction(CompiledFunction):
         elif self.compile_mode == "now":
             result = self._run_compiled(args, signature, values)
         else:  # compiled code when ready for this call, else the eager tier
-            result = self._tiers.call(args, signature, values)
+            result = self._tiers.call(args, signature, values, torch_args=kind == TORCH)
         if self.result_structure is not None:
             from frontend.script.control import regroup_tuples
 

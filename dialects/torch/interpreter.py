@@ -67,9 +67,13 @@ class TorchInterpreter:
             )
         env: Env = {}
         for index, (arg, value) in enumerate(zip(block.args, args)):
-            check_value(value, arg.type, f"argument #{index} of @{name}")
+            self.check(value, arg.type, f"argument #{index} of @{name}")
             env[arg] = value
         return self.run_block(block, env)
+
+    def check(self, value: Any, typ: Attribute, where: str) -> None:
+        """Raise TorchInterpreterError when `value` cannot have IR type `typ`."""
+        check_value(value, typ, where)
 
     def run_block(self, block: Block, env: Env) -> list[Any]:
         """Run the ops of `block`; what its terminator passes on (returns, yields, conditions)."""
@@ -82,12 +86,12 @@ class TorchInterpreter:
                     f"{op.name}: gave {len(outputs)} values for {len(op.results)} results"
                 )
             for result, value in zip(op.results, outputs):
-                check_value(value, result.type, op.name)
+                self.check(value, result.type, op.name)
                 env[result] = value
         raise TorchInterpreterError("a block ended without a terminator")
 
     def run_op(self, op: Operation, env: Env) -> Sequence[Any]:
-        handler = _HANDLERS.get(type(op))
+        handler = HANDLERS.get(type(op))
         if handler is not None:
             return handler(self, op, env)
         if isinstance(op, ConstantLikeOp):
@@ -156,7 +160,7 @@ def _run_raise(interp: TorchInterpreter, op: PrimRaiseExceptionOp, env: Env) -> 
     raise kind(op.message.data)
 
 
-_HANDLERS: dict[type[Operation], Callable[[TorchInterpreter, Any, Env], Sequence[Any]]] = {
+HANDLERS: dict[type[Operation], Callable[[TorchInterpreter, Any, Env], Sequence[Any]]] = {
     PrimRaiseExceptionOp: _run_raise,
     PrimIfOp: _run_if,
     PrimLoopOp: _run_loop,

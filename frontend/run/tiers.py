@@ -75,8 +75,11 @@ class Tiers:
         self.modules: set[str] = set()  # generated modules of the compiled calls
         self.lock = threading.Lock()
 
-    def call(self, args: tuple[Any, ...], signature: Any, values: list[Any]) -> Any:
-        """The call on the compiled code when it is ready for it, else on the eager tier."""
+    def call(
+        self, args: tuple[Any, ...], signature: Any, values: list[Any], torch_args: bool = False
+    ) -> Any:
+        """The call on the compiled code when it is ready for it, else on the eager tier (with
+        PyTorch's aten ops when the caller passed torch tensors)."""
         fn = self.function
         if signature not in self.failed:
             ready = fn._ready_call(signature, values)
@@ -93,23 +96,29 @@ class Tiers:
                 return fn._run(args, signature, values)
             if queue:  # the job starts once this call is answered: no GIL shared until then
                 try:
-                    return self.eager(args, signature, values)
+                    return self.eager(args, signature, values, torch_args)
                 finally:
                     job_values = copies(values)
                     WORKER.submit(lambda: self._job(signature, job_values, event))
-        return self.eager(args, signature, values)
+        return self.eager(args, signature, values, torch_args)
 
-    def eager(self, args: tuple[Any, ...], signature: Any, values: list[Any]) -> Any:
-        """The call on the eager tier; one the interpreter cannot run (an op without an eager
-        reference, shapes that do not fit) runs the compiled path instead, which compiles
-        first: its result, or the error a compiled call gives."""
+    def eager(
+        self, args: tuple[Any, ...], signature: Any, values: list[Any], torch_args: bool = False
+    ) -> Any:
+        """The call on the eager tier: PyTorch's aten ops for torch tensors, else the eager
+        references. One the interpreter cannot run (an op without an eager reference, shapes
+        that do not fit) runs the compiled path instead, which compiles first: its result, or
+        the error a compiled call gives."""
         from dialects.torch import interpreter
         from frontend.run.arguments import prepare
 
         fn = self.function
         module = self.eager_ir.get(signature, fn.module)
+        run = interpreter.run_torch_ir
+        if torch_args:
+            from dialects.torch.aten_interpreter import run_with_aten as run
         try:
-            return interpreter.run_torch_ir(module, fn.name, [prepare(v) for v in values])
+            return run(module, fn.name, [prepare(v) for v in values])
         except (interpreter.TorchInterpreterError, NotImplementedError):
             return fn._run_compiled(args, signature, values)
 

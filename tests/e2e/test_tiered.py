@@ -16,7 +16,7 @@ import torch
 from numba.core import event
 
 import frontend
-from dialects.torch import interpreter
+from dialects.torch import aten_interpreter, interpreter
 from frontend.run.tiers import CompileWarning
 
 
@@ -42,16 +42,20 @@ event.register("numba:compile", COMPILES)
 
 @pytest.fixture
 def eager_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per call that ran on the eager tier."""
+    """One entry per call that ran on the eager tier (numpy references, or aten ops for
+    torch tensors)."""
     calls: list[int] = []
-    run = interpreter.run_torch_ir
+    for module, name in ((interpreter, "run_torch_ir"), (aten_interpreter, "run_with_aten")):
+        monkeypatch.setattr(module, name, counted(getattr(module, name), calls))
+    return calls
 
-    def counted(*args: object) -> object:
+
+def counted(run, calls: list[int]):  # noqa: ANN001, ANN201
+    def run_and_count(*args: object) -> object:
         calls.append(1)
         return run(*args)
 
-    monkeypatch.setattr(interpreter, "run_torch_ir", counted)
-    return calls
+    return run_and_count
 
 
 def gelu_ish(x, b):
