@@ -58,7 +58,7 @@ ALLOWED_ATTRIBUTES: frozenset[type[Attribute]] = frozenset({
     DenseIntOrFPElementsAttr, TensorType, BytesAttr,  # torch.vtensor.literal
     FunctionType, SymbolRefAttr,  # func.func types, func.call callees
 })  # fmt: skip
-INTEGER_WIDTHS = frozenset({1, 32, 64})
+INTEGER_WIDTHS = frozenset({1, 8, 16, 32, 64})  # bool, (u)int8, int16, int32, int64
 
 
 def load_context() -> Context:

@@ -37,7 +37,10 @@ BUDGET_VARIABLE = "TSJIT_LOAD_MAX_BYTES"
 MAX_NPY_HEADER = 10_000  # numpy's own limit on the header it parses
 CHUNK = 1 << 20
 MEMBER_NAME = re.compile(r"manifest\.json|methods/[A-Za-z_][A-Za-z0-9_]*\.mlir|weights/[0-9]+\.npy")
-WEIGHT_DTYPES = frozenset({"bool", "int32", "int64", "float32", "float64"})  # tsjit's dtypes
+# tsjit's dtypes (dialects/torch/dtypes.py)
+WEIGHT_DTYPES = frozenset(
+    {"bool", "uint8", "int8", "int16", "int32", "int64", "float32", "float64"}
+)
 COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 DEFLATE_RATIO = 1032  # deflate's largest possible inflation per compressed byte
 

@@ -112,6 +112,11 @@ def test_key_changes_with_ir_name_signature_and_compiler(monkeypatch: pytest.Mon
     assert len(keys) == 5
 
 
+def test_fingerprint_reads_the_real_compiler_packages() -> None:
+    for package in program_cache.COMPILER_PACKAGES:
+        assert (program_cache.ROOT / package / "__init__.py").is_file(), package
+
+
 def test_fingerprint_covers_the_compiler_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,10 +14,12 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, result_def
 
+from dialects.torch.dtypes import INT32
 from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.arithmetic import AtenMulTensorOp
+from dialects.torch.ops.casts import AtenToDtypeOp
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.views import AtenFlattenUsingIntsOp, AtenUnsqueezeOp
 from dialects.torch.types import DYN, BoolType, FloatType, IntType, NoneType, ValueTensorType
@@ -347,6 +349,62 @@ class AtenBilinearOp(TorchOp):
         return s.ops
 
 
+@torch_op
+class AtenIntMmOp(TorchOp):
+    """`torch._int_mm(a, b)`: int8 (or uint8) `a` times int8 `b`, summed in int32; decomposes
+    into `mm` of the operands converted to int32."""
+
+    name = "torch.aten._int_mm"
+    SCHEMA = "aten::_int_mm(Tensor self, Tensor mat2) -> Tensor"
+    PY_NAMES = ("torch._int_mm",)
+    SAMPLES = (
+        Sample(Tn((17, 8), "int8", -128, 127), Tn((8, 16), "int8", -128, 127)),
+        Sample(Tn((3, 5), "uint8", 0, 255), Tn((5, 2), "int8", -128, 127)),
+    )
+    self_ = operand_def(ValueTensorType)
+    mat2 = operand_def(ValueTensorType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        a, b = args
+        where = "int_mm_out_cpu"
+        if a.dtype is not None and a.dtype.name not in ("int8", "uint8"):
+            raise TypeError(
+                f"{where}: Expected self dtype to be int8 or uint8 but got {a.dtype.name}"
+            )
+        if b.dtype is not None and b.dtype.name != "int8":
+            raise TypeError(
+                f"{where}: Expected mat2 dtype to be of type int8 but got {b.dtype.name}"
+            )
+        for what, m in (("self", a), ("mat2", b)):
+            if m.shape is not None and len(m.shape) != 2:
+                raise ShapeError(
+                    f"{where}: Expected {what} to be of dimension 2 but got {len(m.shape)}"
+                )
+        if a.shape is None or b.shape is None:
+            return [ValueTensorType((DYN, DYN), INT32)]
+        if DYN not in (a.shape[1], b.shape[0]) and a.shape[1] != b.shape[0]:
+            raise ShapeError(
+                f"{where}: self.size(1) needs to match mat2.size(0) but got {a.shape[1]} and "
+                f"{b.shape[0]}"
+            )
+        return [ValueTensorType((a.shape[0], b.shape[1]), INT32)]
+
+    @staticmethod
+    def eager(a: Any, b: Any) -> Any:
+        return a.astype(np.int32) @ b.astype(np.int32)
+
+    def decompose(self) -> Any:
+        s = OpSequence()
+        a, b = (
+            s.call(AtenToDtypeOp, v, INT32.scalar_type, False, False, None)
+            for v in (self.self_, self.mat2)
+        )
+        s.call(AtenMmOp, a, b)
+        return s.ops
+
+
 def _batch(x1: tuple[int, ...], x2: tuple[int, ...]) -> tuple[int, ...]:
     """The inputs' leading dims, a size known from either input."""
     return tuple(a if a != DYN else b for a, b in zip(x1[:-1], x2[:-1]))
@@ -359,4 +417,5 @@ OPS = (
     AtenMatmulOp,
     AtenLinearOp,
     AtenBilinearOp,
+    AtenIntMmOp,
 )

@@ -5,6 +5,10 @@ index_add, index_copy and index_fill (lowered in `lowering/torch_to_linalg/scatt
   position p of `index` (index has self's rank; index.size(d) <= src.size(d), and
   <= self.size(d) off `dim`). When two positions write one element the later one (in
   row-major order of `index`) wins, as on PyTorch's CPU.
+- scatter_reduce along `dim` (`reduce` = sum, prod, mean, amax, amin): the writers of an
+  element combined, with self's element first when `include_self`; an element no writer hits
+  keeps self's value. mean divides by the number combined (ints: floor division, as torch);
+  amax / amin propagate NaN.
 - index_add / index_copy / index_fill: a 1-D `index` of positions along `dim`; slice j of
   `source` goes to position `index[j]`.
 Indices must be int64 and in range (the compiled code does not check them).
@@ -24,7 +28,7 @@ from dialects.torch.op_base import T as Tn
 from dialects.torch.ops.constructors import ScalarOperand
 from dialects.torch.ops.data_movement import constant_dim
 from dialects.torch.ops.indexing import checked_indices
-from dialects.torch.types import DYN, IntType, ValueTensorType
+from dialects.torch.types import DYN, BoolType, IntType, StrType, ValueTensorType
 
 
 def _check_int64(op_name: str, index: TensorMeta) -> None:
@@ -44,6 +48,32 @@ def _fits(small: int, large: int) -> bool:
     return DYN in (small, large) or small <= large
 
 
+def check_scatter(op_name: str, x: TensorMeta, dim: Any, index: TensorMeta, src: Any) -> None:
+    """torch's checks of scatter's `index` (int64, self's rank, inside self and src)."""
+    _check_int64(op_name, index)
+    d = constant_dim(op_name, dim, x)
+    if isinstance(src, TensorMeta):
+        _check_same_dtype(op_name, x, src)
+    if x.shape is None or index.shape is None or d is None:
+        return
+    rank = max(len(x.shape), 1)
+    if max(len(index.shape), 1) != rank:
+        raise ShapeError("Index tensor must have the same number of dimensions as self tensor")
+    for i, n in enumerate(index.shape):
+        if i != d and i < len(x.shape) and not _fits(n, x.shape[i]):
+            raise ShapeError(
+                f"Expected index {list(index.shape)} to be smaller than self "
+                f"{list(x.shape)} apart from dimension {d}"
+            )
+    src_shape = src.shape if isinstance(src, TensorMeta) else None
+    if src_shape is not None and not all(_fits(n, m) for n, m in zip(index.shape, src_shape)):
+        raise ShapeError(
+            f"Expected index {list(index.shape)} to be smaller than self {list(x.shape)}"
+            f" apart from dimension {d} and to be smaller size than src "
+            f"{list(src.shape)}"
+        )
+
+
 class ScatterLikeOp(TorchOp):
     """scatter / scatter_add: `self`, `dim`, an `index` of self's rank, and what to write."""
 
@@ -51,29 +81,7 @@ class ScatterLikeOp(TorchOp):
 
     @classmethod
     def check(cls, x: TensorMeta, dim: Any, index: TensorMeta, src: Any) -> None:
-        op_name = cls.name.removeprefix("torch.aten.").split(".")[0]
-        _check_int64(op_name, index)
-        d = constant_dim(op_name, dim, x)
-        if isinstance(src, TensorMeta):
-            _check_same_dtype(op_name, x, src)
-        if x.shape is None or index.shape is None or d is None:
-            return
-        rank = max(len(x.shape), 1)
-        if max(len(index.shape), 1) != rank:
-            raise ShapeError("Index tensor must have the same number of dimensions as self tensor")
-        for i, n in enumerate(index.shape):
-            if i != d and i < len(x.shape) and not _fits(n, x.shape[i]):
-                raise ShapeError(
-                    f"Expected index {list(index.shape)} to be smaller than self "
-                    f"{list(x.shape)} apart from dimension {d}"
-                )
-        src_shape = src.shape if isinstance(src, TensorMeta) else None
-        if src_shape is not None and not all(_fits(n, m) for n, m in zip(index.shape, src_shape)):
-            raise ShapeError(
-                f"Expected index {list(index.shape)} to be smaller than self {list(x.shape)}"
-                f" apart from dimension {d} and to be smaller size than src "
-                f"{list(src.shape)}"
-            )
+        check_scatter(cls.name.removeprefix("torch.aten.").split(".")[0], x, dim, index, src)
 
     @classmethod
     def infer(cls, *args: Any) -> list[Attribute]:
@@ -148,6 +156,96 @@ class AtenScatterAddOp(ScatterLikeOp):
     index = operand_def(ValueTensorType)
     src = operand_def(ValueTensorType)
     result = result_def(ValueTensorType)
+
+
+REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+@torch_op
+class AtenScatterReduceTwoOp(TorchOp):
+    """`x.scatter_reduce(dim, index, src, reduce, include_self=True)`: the `src[p]` written at
+    `out[..., index[p], ...]` combined by `reduce`, self's element included or not."""
+
+    IN_PLACE = True  # `x.scatter_reduce_(...)`: the result written back
+    name = "torch.aten.scatter_reduce.two"
+    SCHEMA = (
+        "aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, "
+        "*, bool include_self=True) -> Tensor"
+    )
+    PY_NAMES = ("torch.scatter_reduce", "Tensor.scatter_reduce")
+    SAMPLES = (
+        Sample(Tn((3, 5)), 1, Tn((3, 6), "int64", 0, 5), Tn((3, 6)), "amax", include_self=False),
+        Sample(Tn((4, 2)), 0, Tn((5, 2), "int64", 0, 4), Tn((5, 2)), "mean"),
+        Sample(
+            Tn((5,), "int64", -9, 9),
+            0,
+            Tn((7,), "int64", 0, 5),
+            Tn((7,), "int64", -9, 9),
+            "mean",
+            include_self=False,
+        ),
+        Sample(
+            Tn((2, 4), "int32", -3, 3), 1, Tn((2, 3), "int64", 0, 4), Tn((2, 3), "int32"), "prod"
+        ),
+    )
+    self_ = operand_def(ValueTensorType)
+    dim = operand_def(IntType)
+    index = operand_def(ValueTensorType)
+    src = operand_def(ValueTensorType)
+    reduce = operand_def(StrType)
+    include_self = operand_def(BoolType)
+    result = result_def(ValueTensorType)
+
+    @classmethod
+    def infer(cls, *args: Any) -> list[Attribute]:
+        x, dim, index, src, reduce, include_self = args
+        if reduce not in REDUCTIONS:
+            raise ValueError(
+                f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+            )
+        if not isinstance(include_self, bool):
+            raise TypeError("scatter_reduce(): `include_self` must be a constant bool")
+        if reduce == "mean" and x.dtype is not None and x.dtype.is_bool:
+            raise TypeError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+        if (
+            isinstance(src, TensorMeta)
+            and None not in (x.dtype, src.dtype)
+            and x.dtype != src.dtype
+        ):
+            raise TypeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        check_scatter("scatter_reduce", x, dim, index, src)
+        return [ValueTensorType(x.shape, x.dtype)]
+
+    @classmethod
+    def eager(cls, *args: Any) -> Any:
+        x, dim, index, src, reduce, include_self = args
+        out = np.array(x, copy=True).reshape(np.shape(x) or (1,))
+        index, src = (
+            np.reshape(index, np.shape(index) or (1,)),
+            np.reshape(src, np.shape(src) or (1,)),
+        )
+        d = dim % out.ndim
+        index = checked_indices(cls.name, index, out.shape[d])
+        taken: dict[tuple[int, ...], list[Any]] = {}
+        for p in np.ndindex(*index.shape):
+            at = (*p[:d], int(index[p]), *p[d + 1 :])
+            taken.setdefault(at, [out[at]] if include_self else []).append(src[p])
+        for at, values in taken.items():
+            out[at] = _reduced(np.array(values, dtype=out.dtype), reduce)
+        return out.reshape(np.shape(x))
+
+
+def _reduced(values: Any, reduce: str) -> Any:
+    """One element's writers combined by `reduce`, as torch's CPU kernel does."""
+    if reduce in ("amax", "amin") and values.dtype.kind == "f" and np.isnan(values).any():
+        return np.nan
+    if reduce == "mean":
+        total = values.sum(dtype=values.dtype)
+        if values.dtype.kind == "f":
+            return total / values.dtype.type(len(values))
+        return np.floor_divide(total, values.dtype.type(len(values)))
+    combine = {"sum": np.sum, "prod": np.prod, "amax": np.max, "amin": np.min}[reduce]
+    return combine(values, dtype=values.dtype) if reduce in ("sum", "prod") else combine(values)
 
 
 class IndexWriteOp(TorchOp):
@@ -318,6 +416,7 @@ OPS = (
     AtenScatterSrcOp,
     AtenScatterValueOp,
     AtenScatterAddOp,
+    AtenScatterReduceTwoOp,
     AtenIndexAddOp,
     AtenIndexCopyOp,
     AtenIndexFillIntScalarOp,
