@@ -23,6 +23,7 @@ from frontend.run.arguments import (
     to_caller_kind,
 )
 from frontend.run.fast_call import MISS, FastCalls
+from frontend.run.half_values import ResultHalves, restore
 from frontend.run.python_binding import binder_for, python_call_error
 from frontend.run.shape_guard import ShapeGuard, call_key, exact_signature_text
 from frontend.run.tiers import MisfitCall, Tiers, default_mode
@@ -81,6 +82,7 @@ class ScriptFunction(CompiledFunction):
         # the only argument shapes this program is right for (a trace that read a size)
         self.exact_shapes: tuple[tuple[int, ...], ...] | None = None
         self._tiers = Tiers(self)
+        self._halves: ResultHalves | None = None  # which results are float16 / bfloat16
 
     def _entry(self) -> func.FuncOp:
         for op in self.module.ops:
@@ -150,6 +152,7 @@ class ScriptFunction(CompiledFunction):
         values = [v for v, _ in converted]
         kind = caller_kind([k for _, k in converted])
         signature = tuple(spec_of(self.name, a, v) for a, v in zip(self.arguments, values))
+        halves = self.result_halves(signature)
         if self.steps is not None:  # calls left in Python: compiled segments around them
             from frontend.run.python_calls import run_steps
 
@@ -157,11 +160,13 @@ class ScriptFunction(CompiledFunction):
         elif self.backend == "interpreter":
             from dialects.torch.interpreter import run_torch_ir
 
-            result = run_torch_ir(self.module, self.name, [prepare(v) for v in values])
+            module = (self._torch_opt(signature) if halves else None) or self.module
+            result = run_torch_ir(module, self.name, [prepare(v) for v in values])
         elif self.compile_mode == "now":
             result = self._run_compiled(args, signature, values)
         else:  # compiled code when ready for this call, else the eager tier
             result = self._tiers.call(args, signature, values, torch_args=kind == TORCH)
+        result = restore(result, halves, kind == TORCH)
         if self.result_structure is not None:
             from frontend.script.control import regroup_tuples
 
@@ -289,9 +294,17 @@ class ScriptFunction(CompiledFunction):
         exact = self._shape_guard.check(signature, values)
         if exact is not None:  # the general code would be wrong for these shapes or ints
             compiled = exact.compiled()
-        if self._shape_guard.fast_path_safe(signature):
+        if self._shape_guard.fast_path_safe(signature) and not self.result_halves(signature):
             self._fast_calls.remember(args, compiled.kernel)
         return compiled.kernel(*[prepare(v) for v in values])
+
+    def result_halves(self, signature: Signature) -> tuple[Any, ...]:
+        """For a call that involves float16 / bfloat16, the half dtype of each result (None
+        where it is not half); () for calls without half tensors."""
+        halves = self._halves
+        if halves is None or halves.module is not self.module:
+            halves = self._halves = ResultHalves(self.module, self.name)
+        return halves.of(signature, format_signature(list(signature)))
 
     def _is_plain_compiled(self) -> bool:
         """Calls go straight to one compiled kernel (the fast path applies)."""

@@ -15,6 +15,7 @@ if os.environ.get("TSJIT_CPU"):  # before any numba function is defined: numba's
 PASSES: dict[str, str] = {
     "torch-inline": "lowering.torch_opt.inline:TorchInlinePass",
     "torch-refine-types": "lowering.torch_opt.refine_types:TorchRefineTypesPass",
+    "torch-emulate-half": "lowering.torch_opt.emulate_half:TorchEmulateHalfPass",
     "torch-canonicalize": "lowering.torch_opt:TorchCanonicalizePass",
     "torch-dce": "lowering.torch_opt:TorchDeadCodeEliminationPass",
     "torch-unroll-loops": "lowering.torch_opt:TorchUnrollLoopsPass",

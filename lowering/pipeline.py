@@ -78,6 +78,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
     from lowering.loops.split_reductions import ScfSplitReductionsPass
     from lowering.loops.vectorize_reductions import ScfVectorizeReductionsPass
     from lowering.torch_opt import torch_optimization_passes
+    from lowering.torch_opt.emulate_half import TorchEmulateHalfPass
     from lowering.torch_opt.inline import TorchInlinePass
     from lowering.torch_opt.refine_types import TorchRefineTypesPass
     from lowering.torch_to_linalg import ConvertTorchToLinalgPass
@@ -86,6 +87,7 @@ def stage_passes(stage: Stage, signature: str) -> list[ModulePass]:
         Stage.TORCH_OPT: [
             TorchInlinePass(),
             TorchRefineTypesPass(signature=signature),
+            TorchEmulateHalfPass(),
             *torch_optimization_passes(),
         ],
         Stage.LINALG: [

@@ -6,10 +6,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
     Float32Type,
     Float64Type,
     IntegerType,
     Signedness,
+    bf16,
+    f16,
     f32,
     f64,
     i1,
@@ -42,6 +46,16 @@ class DType:
     def is_bool(self) -> bool:
         return self.category == 0
 
+    @property
+    def is_half(self) -> bool:
+        """float16 or bfloat16: computed in float32 and rounded after each op (emulated)."""
+        return self.name in HALF_NAMES
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element in torch (bfloat16's numpy carrier is float32: 2, not 4)."""
+        return 2 if self.name == "bfloat16" else int(self.numpy.itemsize)
+
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
@@ -58,20 +72,42 @@ INT8 = DType("int8", np.dtype(np.int8), si8, i8, 1, 1)
 INT16 = DType("int16", np.dtype(np.int16), si16, i16, 1, 2)
 INT32 = DType("int32", np.dtype(np.int32), si32, i32, 1, 3)
 INT64 = DType("int64", np.dtype(np.int64), si64, i64, 1, 4)
+FLOAT16 = DType("float16", np.dtype(np.float16), f16, f16, 2, 5)
+# numpy has no bfloat16: its arrays are float32 arrays holding bfloat16 values (the carrier)
+BFLOAT16 = DType("bfloat16", np.dtype(np.float32), bf16, bf16, 2, 15)
 FLOAT32 = DType("float32", np.dtype(np.float32), f32, f32, 2, 6)
 FLOAT64 = DType("float64", np.dtype(np.float64), f64, f64, 2, 7)
 
-ALL_DTYPES: tuple[DType, ...] = (BOOL, UINT8, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64)
+ALL_DTYPES: tuple[DType, ...] = (
+    BOOL,
+    UINT8,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    FLOAT16,
+    BFLOAT16,
+    FLOAT32,
+    FLOAT64,
+)
+HALF_NAMES = ("float16", "bfloat16")
 DEFAULT_FLOAT = FLOAT32
 DEFAULT_INT = INT64
 
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d is not BFLOAT16}
 _BY_ATTR = {d.torch_attr: d for d in ALL_DTYPES} | {d.signless_attr: d for d in ALL_DTYPES}
-_BY_NAME = {d.name: d for d in ALL_DTYPES} | {"float": FLOAT32, "double": FLOAT64, "long": INT64}
+_BY_NAME = {d.name: d for d in ALL_DTYPES} | {
+    "float": FLOAT32,
+    "double": FLOAT64,
+    "long": INT64,
+    "half": FLOAT16,
+}
 _BY_CODE = {d.scalar_type: d for d in ALL_DTYPES}
 _SHORT = {
     "f32": FLOAT32,
     "f64": FLOAT64,
+    "f16": FLOAT16,
+    "bf16": BFLOAT16,
     "i64": INT64,
     "si64": INT64,
     "i32": INT32,
@@ -126,7 +162,7 @@ def is_unsigned_attr(attr: Attribute) -> bool:
 
 
 def is_float_attr(attr: Attribute) -> bool:
-    return isinstance(attr, Float32Type | Float64Type)
+    return isinstance(attr, Float16Type | BFloat16Type | Float32Type | Float64Type)
 
 
 # ---- promotion (torch semantics) ----
@@ -138,7 +174,9 @@ def promote(a: DType, b: DType) -> DType:
         return a if a.category > b.category else b
     if {a.name, b.name} == {UINT8.name, INT8.name}:
         return INT16
-    return a if a.numpy.itemsize >= b.numpy.itemsize else b
+    if {a.name, b.name} == {FLOAT16.name, BFLOAT16.name}:
+        return FLOAT32
+    return a if a.itemsize >= b.itemsize else b
 
 
 def scalar_category(value_kind: str) -> int:

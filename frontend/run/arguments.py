@@ -11,6 +11,7 @@ from xdsl.ir import Attribute
 
 from dialects.torch.dtypes import ALL_DTYPES, dtype_of_numpy
 from dialects.torch.types import DYN, BoolType, FloatType, IntType, ValueTensorType
+from frontend.run.half_values import HalfCarrier, from_numpy, from_torch
 from lowering.signature import format_signature
 
 
@@ -56,6 +57,9 @@ def to_array(value: Any) -> tuple[Any, str | None]:
     """(numpy view, the tensor kind it came as) for a tensor argument; others pass through."""
     tensor_type = _torch_tensor_type()
     if tensor_type is not None and isinstance(value, tensor_type):
+        half = from_torch(value)  # float16 / bfloat16: float32 carrying the half values
+        if half is not None:
+            return half, TORCH
         try:
             return value.detach().numpy(), TORCH
         except (TypeError, RuntimeError) as err:  # bfloat16, quantized, on a GPU: no numpy view
@@ -63,7 +67,10 @@ def to_array(value: Any) -> tuple[Any, str | None]:
                 return UnsupportedTensor(f"is a torch tensor on {value.device} ({err})"), TORCH
             return UnsupportedTensor(unsupported_dtype(str(value.dtype))), TORCH
     if _is_eager_tensor(value):
-        return value.numpy(), EAGER
+        array = value.numpy()
+        return from_numpy(array) if array.dtype == np.float16 else array, EAGER
+    if isinstance(value, np.ndarray) and value.dtype == np.float16:
+        return from_numpy(value), None
     return value, None
 
 
@@ -104,7 +111,7 @@ def _tensor_spec(fn_name: str, arg: Argument, value: Any) -> Attribute:
     if refused is not None:
         raise TypeError(f"{fn_name}(): argument '{arg.name}' is {refused}")
     try:
-        dtype = dtype_of_numpy(value.dtype)
+        dtype = value.half if isinstance(value, HalfCarrier) else dtype_of_numpy(value.dtype)
     except TypeError:
         reason = unsupported_dtype(str(value.dtype))
         raise TypeError(f"{fn_name}(): argument '{arg.name}' {reason}") from None

@@ -65,6 +65,8 @@ class FastCalls:
             if kind is np.ndarray:
                 if not arg.flags.c_contiguous or not arg.dtype.isnative:  # `>f4`: same num
                     return None
+                if arg.dtype == np.float16:  # the full path converts it to float32
+                    return None
                 key.append((arg.dtype.num, arg.shape))
             elif kind in SCALARS:
                 if kind is int and not -(2**63) <= arg < 2**63:  # the full path refuses it

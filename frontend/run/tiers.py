@@ -113,6 +113,8 @@ class Tiers:
         from frontend.run.arguments import prepare
 
         fn = self.function
+        if signature not in self.eager_ir and fn.result_halves(signature):
+            self.eager_ir[signature] = fn._torch_opt(signature) or fn.module  # half emulated
         module = self.eager_ir.get(signature, fn.module)
         run = interpreter.run_torch_ir
         if torch_args:

@@ -12,7 +12,9 @@ from frontend.torch.device import cuda, device
 from frontend.torch.dtype import (
     DTYPES,
     as_dtype,
+    bfloat16,
     dtype,
+    float16,
     float32,
     float64,
     get_default_dtype,
@@ -88,10 +90,12 @@ double = float64
 long = int64
 int = int32  # noqa: A001
 short = int16
+half = float16
 
 
 __all__ = [
-    "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bool", "cuda",
+    "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bfloat16", "bool",
+    "cuda", "float16", "half",
     "device", "default_generator", "double", "dtype", "einsum", "empty", "empty_like",
     "enable_grad", "eye", "float", "float32", "float64", "from_numpy", "full", "full_like",
     "get_default_dtype", "gru", "gru_cell", "inference_mode", "initial_seed", "int", "int32",

@@ -31,10 +31,6 @@ class dtype(DType):  # noqa: N801  (torch spells the class `torch.dtype`)
     def is_signed(self) -> bool:
         return not self.is_bool and self.name != "uint8"
 
-    @property
-    def itemsize(self) -> int:
-        return int(self.numpy.itemsize)
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DType) and other.name == self.name
 
@@ -48,6 +44,8 @@ DTYPES: dict[str, dtype] = {
 }
 float32 = DTYPES["float32"]
 float64 = DTYPES["float64"]
+float16 = DTYPES["float16"]
+bfloat16 = DTYPES["bfloat16"]
 uint8 = DTYPES["uint8"]
 int8 = DTYPES["int8"]
 int16 = DTYPES["int16"]

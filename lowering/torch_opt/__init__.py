@@ -1,5 +1,7 @@
 """Optimizations on the torch dialect (stage `torch-opt`), each a named pass for `xdsl-opt -p`.
 
+- `torch-emulate-half` (`emulate_half.py`): float16 / bfloat16 tensors as float32 tensors,
+  rounded to half after each op whose torch result is half (right after type refinement).
 - `torch-canonicalize` (`canonicalize.py`): constant folding and the ops' `fold` hooks,
   branches on constants, loops that never run.
 - `torch-dce` (`dce.py`): dead ops, unused `prim.If` results and loop-carried values.

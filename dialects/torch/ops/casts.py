@@ -4,7 +4,8 @@
 TorchScript spells `x.float()` as `aten::to.dtype(x, 6, ...)`. Here a spelling in PY_NAMES
 cannot bind an argument, so each method maps to its own op with the dtype fixed by the op:
 ATen's `_cast_Float`, `_cast_Double`, `_cast_Long` and `_cast_Int` (real ops, so PyTorch
-checks them), plus `_cast_Bool`, which ATen lacks and tsjit adds in the same pattern. All of
+checks them), `_cast_Half` (`x.half()`), plus `_cast_Bool` and `_cast_BFloat16`
+(`x.bfloat16()`), which ATen lacks and tsjit adds in the same pattern. All of
 them lower through the one elementwise pattern: the payload is the identity and the
 conversion is the cast from the compute dtype (the input's) to the result dtype.
 """
@@ -17,7 +18,9 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
 from dialects.torch.dtypes import (
+    BFLOAT16,
     BOOL,
+    FLOAT16,
     FLOAT32,
     FLOAT64,
     INT32,
@@ -142,6 +145,12 @@ AtenCastIntOp = _method_cast("Int", "int", INT32)
 AtenCastBoolOp = _method_cast("Bool", "bool", BOOL)
 
 
+AtenCastHalfOp = _method_cast("Half", "half", FLOAT16)
+
+
+AtenCastBFloat16Op = _method_cast("BFloat16", "bfloat16", BFLOAT16)
+
+
 @torch_op
 class AtenTypeAsOp(TorchOp):
     """`x.type_as(other)`: `x`'s values in `other`'s dtype; decomposes into `x.to(dtype)`
@@ -210,6 +219,8 @@ OPS = (
     AtenCastLongOp,
     AtenCastIntOp,
     AtenCastBoolOp,
+    AtenCastHalfOp,
+    AtenCastBFloat16Op,
     AtenTypeAsOp,
     PrimDtypeOp,
 )
