@@ -27,6 +27,7 @@ from frontend.run.half_values import ResultHalves, restore
 from frontend.run.python_binding import binder_for, python_call_error
 from frontend.run.shape_guard import ShapeGuard, call_key, exact_signature_text
 from frontend.run.tiers import MisfitCall, Tiers, default_mode
+from frontend.run.warm_calls import WarmCalls, has_numba_cache
 from frontend.script.calls import CompiledFunction
 from frontend.trace.calls import NOT_RECORDED, record_compiled_call, tracing_active
 from lowering import compile_log
@@ -71,6 +72,8 @@ class ScriptFunction(CompiledFunction):
         self._open_types: set[Signature] = set()  # signatures whose ranks depend on sizes
         # calls the general code would get wrong
         self._shape_guard = ShapeGuard(self, ScriptFunction)
+        self._warm_calls = WarmCalls(self)  # calls on record: warm processes skip shape checks
+        self._shape_guard.records = self._warm_calls
         self._last_signature: Signature | None = None
         self._lock = threading.Lock()
         self.variants: Any = None  # frontend.run.variants.Variants for structured arguments
@@ -210,7 +213,9 @@ class ScriptFunction(CompiledFunction):
         title = f"{self.name} ({self._signature_text_of(signature)})"
         with young_collections_only(), compile_log.compile_report(title) as report:
             if report is None:
-                return self._run(args, signature, values)  # numba compiles or loads kernels
+                result = self._run(args, signature, values)  # numba compiles or loads kernels
+                self._remember_call(signature, values)
+                return result
             self._compiled.get(signature) or self._compile_general(signature, values)
             with compile_log.timed("shape check"):
                 self._shape_guard.check(signature, values)  # what `_run` checks, remembered
@@ -218,6 +223,47 @@ class ScriptFunction(CompiledFunction):
                 result = self._run(args, signature, values)
             compiled = self._compiled.get(signature)
             compile_log.numba_cache_hits(compiled.modules() if compiled else [])
+            self._remember_call(signature, values)
+            return result
+
+    def _remember_call(self, signature: Signature, values: list[Any]) -> None:
+        """Records a call that ran on the general code of `signature` (numba compiled what
+        it needs) for warm processes (`frontend/run/warm_calls.py`)."""
+        if signature in self._open_types or signature not in self._compiled:
+            return
+        key = call_key(values, ())
+        checked = self._shape_guard.checked
+        if key in checked and checked[key] is None:
+            self._warm_calls.remember(signature, values)
+
+    def _run_warm(self, args: tuple[Any, ...], signature: Signature, values: list[Any]) -> Any:
+        """A tiered call on record in a warm process (its program's text and numba's code are
+        cached): runs the compiled code now, as `compile="now"` would, with the parallel twins
+        held back (`parallel_twins.py`); MISS when numba's cache lacks a module's code or the
+        cached program does not load (the eager tier and a job take over then)."""
+        from frontend.run import parallel_twins
+        from lowering.run.jit import young_collections_only
+
+        title = f"{self.name} ({self._signature_text_of(signature)}), on record"
+        with young_collections_only(), compile_log.compile_report(title):
+            try:
+                compiled = self._compiled.get(signature) or self._compile(signature)
+                modules = compiled.modules()
+            except Exception:  # noqa: BLE001 - the job that takes over reports it
+                return MISS
+            if not has_numba_cache(modules):
+                return MISS
+            for module in modules:
+                parallel_twins.hold(module)
+            try:
+                with compile_log.timed("numba: the first call (loads its functions)"):
+                    result = self._run(args, signature, values)
+            finally:
+                for module in modules:
+                    parallel_twins.settle(module)
+            compile_log.numba_cache_hits(modules)
+            compiled.warm = True
+            self._tiers.modules |= {m.__name__ for m in modules}
             return result
 
     def wait_compiled(self, timeout: float | None = None) -> bool:
@@ -270,6 +316,8 @@ class ScriptFunction(CompiledFunction):
             for module in modules:
                 parallel_twins.settle(module)
             compiled.warm = True
+        if exact is None:
+            self._remember_call(signature, values)
         return {m.__name__ for m in modules}
 
     def _torch_opt(self, signature: Signature) -> ModuleOp | None:

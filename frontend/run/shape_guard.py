@@ -83,6 +83,7 @@ class ShapeGuard:
         self.checked: dict[tuple[Any, ...], Specialization | None] = {}
         self.shape_ints: dict[Signature, tuple[int, ...]] = {}  # positions, per signature
         self.variants: dict[tuple[tuple[int, int], ...], CompiledFunction] = {}
+        self.records: Any = None  # the function's WarmCalls (frontend/run/warm_calls.py)
 
     def fast_path_safe(self, signature: Signature) -> bool:
         """Whether one kernel serves every call with these argument types and shapes (no
@@ -101,6 +102,9 @@ class ShapeGuard:
         ints = key[1]
         if key in self.checked:
             return self.checked[key]
+        if not ints and self.records is not None and self.records.recorded(signature, values):
+            self.checked[key] = None  # a call on record ran on the general code
+            return None
         fn = self.function
         exact = exact_signature_text(signature, values)
         module = with_int_constants(fn.module, fn.name, dict(ints)) if ints else fn.module

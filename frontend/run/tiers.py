@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from frontend.run.compile_thread import WORKER, CompileWarning
+from frontend.run.fast_call import MISS
 
 ScriptFunction = Any  # frontend.function.ScriptFunction (which imports this module)
 
@@ -87,6 +88,10 @@ class Tiers:
                 return fn._run(args, signature, values)
             key = job_key(signature, values)
             fn._last_signature = signature  # what `.code` and `.ir()` show by default
+            if key not in self.jobs and fn._warm_calls.loadable(signature, values):
+                result = fn._run_warm(args, signature, values)  # a warm process: no eager run
+                if result is not MISS:
+                    return result
             with self.lock:
                 event = self.jobs.get(key)
                 queue = event is None
