@@ -79,6 +79,10 @@ def _bind_one(
         ):  # a memory format changes strides, not values: the op gets its default
             values.append(DEFAULT(argument.default))
             continue
+        if value is None and argument.type == "int[]" and argument.default == []:
+            # `F.max_pool2d_with_indices(x, 2, stride=None)`: the F function's None is ATen's []
+            values.append(DEFAULT(argument.default))
+            continue
         if not accepts(argument, kind_of(value)):
             raise BindError(
                 f"argument {argument.name!r} must be {argument.type}, not {kind_of(value)}"

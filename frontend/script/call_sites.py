@@ -14,6 +14,7 @@ import ast
 import builtins
 import inspect
 import math
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -126,6 +127,7 @@ class CallSites(Collaborator):
         number_function = is_number_tensor_function(obj)
         if number_function is not None:
             return number_tensor(self.scripter, node, number_function, args, kwargs)
+        obj, args, kwargs = self.boolean_dispatch(node, obj, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:
             return self.scripter.ops.result(self.scripter.ops.emit(node, candidates, args, kwargs))
@@ -152,6 +154,26 @@ class CallSites(Collaborator):
             "defined in a .py file"
         )
         raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
+
+    def boolean_dispatch(
+        self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> tuple[Any, list[Value], dict[str, Value]]:
+        """TorchScript's `boolean_dispatch` (`F.max_pool2d(..., return_indices=True)` is
+        `F.max_pool2d_with_indices`): the function a constant flag picks, the flag removed."""
+        info = _boolean_dispatched(obj)
+        if info is None:
+            return obj, args, kwargs
+        name, index = info["arg_name"], info["index"]
+        args, kwargs = list(args), dict(kwargs)
+        if name in kwargs:
+            flag = kwargs.pop(name)
+        elif index < len(args):
+            flag = args.pop(index)
+        else:
+            flag = info["default"]
+        if not isinstance(flag, bool):
+            raise self.error(node, f"`{name}` of {ast.unparse(node.func)} must be a constant bool")
+        return (info["if_true"] if flag else obj), args, kwargs
 
     def python_builtin_call(self, node: ast.Call, obj: Any, args: list[Value]) -> Value:
         """`print`, `torch.jit` helpers, `len`/`int`/... (`builtin_call`); NOT_JIT_API for
@@ -213,6 +235,16 @@ class CallSites(Collaborator):
         ops = {(min, "int"): AtenMinIntOp, (max, "int"): AtenMaxIntOp,
                (min, "float"): AtenMinFloatOp, (max, "float"): AtenMaxFloatOp}  # fmt: skip
         return self.scripter.ops.emit(node, (ops[fn, kind_of(args[0])],), args, {})[0]
+
+
+def _boolean_dispatched(obj: Any) -> dict[str, Any] | None:
+    """PyTorch's record of a function made by `boolean_dispatch`, if `obj` is one."""
+    jit_internal = sys.modules.get("torch._jit_internal")
+    table = getattr(jit_internal, "boolean_dispatched", None)
+    try:
+        return None if table is None else table.get(obj)
+    except TypeError:  # not weakly referenceable
+        return None
 
 
 def scriptable_function(obj: Any) -> Callable[..., Any] | None:

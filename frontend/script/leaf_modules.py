@@ -125,12 +125,13 @@ def _adaptive_max_pool1d(self, input):
 
 
 def _max_pool3d(self, input):
-    return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                        self.ceil_mode)  # fmt: skip
+    pool = F.max_pool3d_with_indices if self.return_indices else F.max_pool3d
+    return pool(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
 
 
 def _adaptive_max_pool3d(self, input):
-    return F.adaptive_max_pool3d(input, self.output_size)
+    pool = F.adaptive_max_pool3d_with_indices if self.return_indices else F.adaptive_max_pool3d
+    return pool(input, self.output_size)
 
 
 def _feature_dropout(self, input):
@@ -552,8 +553,8 @@ RULES: dict[str, LeafRule] = {
     "AdaptiveAvgPool1d": LeafRule(_adaptive_avg_pool1d),
     "AdaptiveMaxPool2d": LeafRule(_adaptive_max_pool2d),
     "AdaptiveMaxPool1d": LeafRule(_adaptive_max_pool1d, _no_indices),
-    "MaxPool3d": LeafRule(_max_pool3d, _no_indices),
-    "AdaptiveMaxPool3d": LeafRule(_adaptive_max_pool3d, _no_indices),
+    "MaxPool3d": LeafRule(_max_pool3d),
+    "AdaptiveMaxPool3d": LeafRule(_adaptive_max_pool3d),
     "Dropout1d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "Dropout2d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),
     "Dropout3d": LeafRule(_feature_dropout, _eval_dropout, _EVAL),

@@ -102,8 +102,3 @@ def test_adaptive_max_pool2d_returns_the_indices_pytorch_picks(kind) -> None:
     (values, indices), (expected_values, expected_indices) = program(x), layer(x)
     check(values, expected_values)
     np.testing.assert_array_equal(np.asarray(indices), expected_indices.numpy())
-
-
-def test_max_pool3d_with_indices_layer_is_refused_by_name() -> None:
-    with pytest.raises(ScriptError, match="return_indices=True is not supported"):
-        frontend.script(nn.MaxPool3d(2, return_indices=True))(X)

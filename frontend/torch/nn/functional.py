@@ -269,6 +269,7 @@ from frontend.torch.attention import (  # noqa: E402, F401  (written with the fu
     scaled_dot_product_attention,
 )
 from frontend.torch.nn.activation_functions import *  # noqa: E402, F403  (F.elu, F.relu6, ...)
+from frontend.torch.unpooling import max_unpool2d, max_unpool3d  # noqa: E402, F401
 
 globals().update({f.__name__: f for f in LOSSES})  # kl_div, nll_loss, ... (frontend/torch/losses)
 

@@ -21,10 +21,6 @@ class MaxPool2d(Module):
         ceil_mode: bool = False,
     ) -> None:
         super().__init__()
-        if return_indices:
-            raise NotImplementedError(
-                f"{type(self).__name__}(return_indices=True) is not supported"
-            )
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding = padding
@@ -32,8 +28,9 @@ class MaxPool2d(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
-    def forward(self, input: Tensor) -> Tensor:
-        return F.max_pool2d(
+    def forward(self, input: Tensor) -> Any:
+        pool = F.max_pool2d_with_indices if self.return_indices else F.max_pool2d
+        return pool(
             input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
         )
 
@@ -90,8 +87,9 @@ class AdaptiveAvgPool2d(Module):
 
 
 class MaxPool3d(MaxPool2d):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.max_pool3d(
+    def forward(self, input: Tensor) -> Any:
+        pool = F.max_pool3d_with_indices if self.return_indices else F.max_pool3d
+        return pool(
             input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
         )
 
@@ -117,12 +115,12 @@ class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
 class AdaptiveMaxPool3d(Module):
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
         super().__init__()
-        if return_indices:
-            raise NotImplementedError("AdaptiveMaxPool3d(return_indices=True) is not supported")
         self.output_size = output_size
         self.return_indices = return_indices
 
-    def forward(self, input: Tensor) -> Tensor:
+    def forward(self, input: Tensor) -> Any:
+        if self.return_indices:
+            return F.adaptive_max_pool3d_with_indices(input, self.output_size)
         return F.adaptive_max_pool3d(input, self.output_size)
 
     def extra_repr(self) -> str:
