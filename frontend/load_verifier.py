@@ -22,10 +22,12 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     Builtin,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -54,6 +56,7 @@ ALLOWED_ATTRIBUTES: frozenset[type[Attribute]] = frozenset({
     *ALL_TYPES,  # !torch.vtensor, !torch.int, !torch.list<...>, ...
     IntAttr, NoneAttr, ArrayAttr, DictionaryAttr,  # vtensor shapes, unknown parts, containers
     IntegerType, SignednessAttr, Float32Type, Float64Type,  # element types (si64, i1, f32)
+    Float16Type, BFloat16Type,  # f16, bf16
     IntegerAttr, FloatAttr, FloatData, StringAttr,  # constants' values, names, messages
     DenseIntOrFPElementsAttr, TensorType, BytesAttr,  # torch.vtensor.literal
     FunctionType, SymbolRefAttr,  # func.func types, func.call callees

@@ -37,10 +37,18 @@ BUDGET_VARIABLE = "TSJIT_LOAD_MAX_BYTES"
 MAX_NPY_HEADER = 10_000  # numpy's own limit on the header it parses
 CHUNK = 1 << 20
 MEMBER_NAME = re.compile(r"manifest\.json|methods/[A-Za-z_][A-Za-z0-9_]*\.mlir|weights/[0-9]+\.npy")
-# tsjit's dtypes (dialects/torch/dtypes.py)
-WEIGHT_DTYPES = frozenset(
-    {"bool", "uint8", "int8", "int16", "int32", "int64", "float32", "float64"}
-)
+WEIGHT_DTYPES = frozenset({
+    "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+    "float64",
+})  # tsjit's dtypes (dialects/torch/dtypes.py)
+STORED_AS = {"bfloat16": "uint16"}  # numpy has no bfloat16: its weights are their 16 bits
+
+
+def stored_dtype(dtype: str) -> str:
+    """The npy dtype of a weight of manifest dtype `dtype` (bfloat16's bits are uint16)."""
+    return STORED_AS.get(dtype, dtype)
+
+
 COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 DEFLATE_RATIO = 1032  # deflate's largest possible inflation per compressed byte
 

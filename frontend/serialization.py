@@ -36,12 +36,20 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
+from dialects.torch.dtypes import BFLOAT16
 from frontend.errors import LoadError
 from frontend.function import ScriptFunction
 from frontend.load_verifier import load_context, verify_loaded
 from frontend.module import ScriptMethod, ScriptModule
 from frontend.run.archive_format import register_archive_format
-from frontend.saved_archive import WEIGHT_DTYPES, SavedArchive, budget_limit, element_count
+from frontend.run.half_values import HalfCarrier, carry
+from frontend.saved_archive import (
+    WEIGHT_DTYPES,
+    SavedArchive,
+    budget_limit,
+    element_count,
+    stored_dtype,
+)
 from frontend.script.control import NONE_ITEM, DictShape, ListShape
 from frontend.script.modules import resolve_path, tensor_array
 
@@ -90,16 +98,12 @@ def _write(obj: Any, target: str | Path | BinaryIO) -> None:
             ]
         for path_ in params:
             if path_ not in weights:
-                array = np.ascontiguousarray(weights_of(path_))
+                array, dtype = stored_weight(weights_of(path_))
                 file = f"weights/{len(weights)}.npy"
                 buffer = io.BytesIO()
                 np.save(buffer, array, allow_pickle=False)
                 files[file] = buffer.getvalue()
-                weights[path_] = {
-                    "file": file,
-                    "dtype": str(array.dtype),
-                    "shape": list(array.shape),
-                }
+                weights[path_] = {"file": file, "dtype": dtype, "shape": list(array.shape)}
     manifest["weights"] = weights
     manifest["custom_ops"] = sorted(
         {op.name for f, _ in methods.values() for op in f.module.walk() if _is_custom(op.name)}
@@ -360,10 +364,10 @@ def _load(path: str | Path, max_bytes: int | None = None) -> LoadedProgram:
         _check_custom_ops(manifest)
         weight_shapes = {p: _weight_entry(p, w) for p, w in manifest["weights"].items()}
         texts = [_ir_file(info, name) for name, info in manifest["methods"].items()]
-        planned = [(f, d, n) for f, d, _, n in weight_shapes.values()]
+        planned = [(f, stored_dtype(d), n) for f, d, _, n in weight_shapes.values()]
         archive.plan(texts, planned, manifest["sha256"], max_bytes)
         weights = {
-            p: archive.weight(f, d, shape, manifest["sha256"][f])
+            p: loaded_weight(archive.weight(f, stored_dtype(d), shape, manifest["sha256"][f]), d)
             for p, (f, d, shape, _) in weight_shapes.items()
         }
         files = {name: archive.text(name, manifest["sha256"][name]) for name in texts}
@@ -432,6 +436,23 @@ def _manifest(archive: SavedArchive) -> dict[str, Any]:
     if manifest.get("kind") not in ("module", "function"):
         raise LoadError(f"manifest: unknown program kind {manifest.get('kind')!r}")
     return manifest
+
+
+def stored_weight(weight: Any) -> tuple[np.ndarray, str]:  # type: ignore[type-arg]
+    """(the array `save` writes, the manifest's dtype) of a weight: a bfloat16 weight (a
+    float32 carrier of bfloat16 values) as its 16 bits, the others as they are."""
+    if isinstance(weight, HalfCarrier) and weight.half is BFLOAT16:
+        bits = np.ascontiguousarray(weight, dtype=np.float32).view(np.uint32) >> 16
+        return bits.astype(np.uint16), BFLOAT16.name
+    array = np.ascontiguousarray(weight)
+    return array, str(array.dtype)
+
+
+def loaded_weight(array: np.ndarray, dtype: str) -> np.ndarray:  # type: ignore[type-arg]
+    """The weight as a call takes it: bfloat16 bits back as a float32 carrier."""
+    if dtype != BFLOAT16.name:
+        return array
+    return carry((array.astype(np.uint32) << 16).view(np.float32), BFLOAT16)
 
 
 def _weight_entry(path: str, info: Any) -> tuple[str, str, tuple[int, ...], int]:

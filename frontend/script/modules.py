@@ -22,6 +22,7 @@ from xdsl.ir import SSAValue
 from dialects.torch.dtypes import dtype_of_numpy
 from dialects.torch.types import ValueTensorType
 from frontend.ir.builder import Value
+from frontend.run.half_values import HalfCarrier, from_torch
 from frontend.script.calls import Callee
 from frontend.script.collaborator import Collaborator
 from frontend.script.torch_jit_api import is_ignored
@@ -46,7 +47,8 @@ def tensor_array(obj: Any) -> np.ndarray | None:
         return obj
     detach = getattr(obj, "detach", None)
     if detach is not None and hasattr(obj, "numpy"):  # torch.Tensor
-        return detach().numpy()
+        half = from_torch(obj) if str(obj.dtype) == "torch.bfloat16" else None
+        return detach().numpy() if half is None else half  # bfloat16: a float32 carrier
     if hasattr(obj, "__array__") and hasattr(obj, "shape"):  # frontend.torch.Tensor
         return np.asarray(obj)
     return None
@@ -127,7 +129,7 @@ class Modules(Collaborator):
         if array is None:
             raise self.error(node, f"`self.{full}` is not a tensor")
         try:
-            dtype = dtype_of_numpy(array.dtype)
+            dtype = array.half if isinstance(array, HalfCarrier) else dtype_of_numpy(array.dtype)
         except TypeError as err:
             raise self.error(node, f"`self.{full}`: {err}") from None
         arg = self.scripter.entry_block.insert_arg(

@@ -70,13 +70,6 @@ class TensorMethods(Collaborator):
             )
         if name == "cuda":
             raise self.error(node, "only the cpu device is supported", "drop .cuda()")
-        if name in ("half", "bfloat16"):
-            raise self.error(
-                node,
-                f"`{name}()`: 16-bit floats are not supported (tensors are bool, int32, int64, "
-                "float32 or float64)",
-                "keep float32: x.float()",
-            )
         if name.endswith("_") and not name.startswith("_"):
             return self.in_place_call(node, receiver, name, args, kwargs)
         if name == "item" and not args and not kwargs:
@@ -322,7 +315,7 @@ _NUMBER_DTYPES = {"int": INT64, "float": FLOAT64, "bool": BOOL}
 
 
 def is_number_tensor_function(obj: Any) -> str | None:
-    """"NumToTensor" / "scalar_tensor" for those functions, else None."""
+    """ "NumToTensor" / "scalar_tensor" for those functions, else None."""
     if is_torch_function(obj, "scalar_tensor"):
         return "scalar_tensor"
     name, module = getattr(obj, "__name__", ""), getattr(obj, "__module__", "") or ""

@@ -172,7 +172,7 @@ def mirror_of(tensor: Any, recorder: Recorder) -> Tensor:
     import torch
 
     with torch._C.DisableTorchFunctionSubclass():
-        values = tensor.detach().numpy()
+        values = numpy_of(tensor)
     mirror = Tensor.wrap(values)
     remember(tensor, mirror, recorder)
     if id(tensor) in recorder.names:
@@ -184,13 +184,26 @@ def remember(tensor: Any, mirror: Tensor, recorder: Recorder) -> None:
     recorder.mirrors[id(tensor)] = (tensor, mirror)
 
 
+BFLOAT16_TRACE = (
+    "a trace cannot hold bfloat16 tensors (traces run on numpy, which has no bfloat16); "
+    "script the program instead (frontend.script supports bfloat16), or trace it in float16"
+)
+
+
+def numpy_of(tensor: Any) -> Any:
+    """The numpy view of a torch tensor seen by a trace; TypeError for a bfloat16 one."""
+    if str(tensor.dtype) == "torch.bfloat16":
+        raise TypeError(BFLOAT16_TRACE)
+    return tensor.detach().numpy()
+
+
 def wrap_input(tensor: Any, recorder: Recorder, name: str) -> Any:
     """A traced torch input: the TracingTensor the program gets, its mirror an IR argument."""
     import torch
 
     with torch._C.DisableTorchFunctionSubclass():
         traced = tensor.detach().as_subclass(tracing_tensor_class())
-        mirror = Tensor.wrap(tensor.detach().numpy())
+        mirror = Tensor.wrap(numpy_of(tensor))
     remember(traced, mirror, recorder)
     recorder.add_input(mirror, name)
     return traced

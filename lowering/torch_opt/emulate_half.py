@@ -61,9 +61,7 @@ class TorchEmulateHalfPass(ModulePass):
 
 def has_half(function: func.FuncOp) -> bool:
     return any(
-        half_of(v.type) is not None
-        for op in function.walk()
-        for v in (*op.results, *op.operands)
+        half_of(v.type) is not None for op in function.walk() for v in (*op.results, *op.operands)
     ) or any(half_of(a.type) is not None for a in function.body.block.args)
 
 

@@ -66,14 +66,11 @@ WRONG_TENSORS = [
     ("list", [1.0, 2.0], r"argument 'x' must be a tensor .* not list"),
     ("None", None, r"argument 'x' must be a tensor .* not NoneType"),
     ("numpy scalar", np.float32(2.0), r"argument 'x' must be a tensor .* not float32"),
-    ("float16", X.astype(np.float16), r"argument 'x' has dtype float16, which tsjit"),
     ("complex64", X.astype(np.complex64), r"argument 'x' has dtype complex64, which tsjit"),
     ("uint32", X.astype(np.uint32), r"argument 'x' has dtype uint32, which tsjit"),
     ("uint16", X.astype(np.uint16),
      r"argument 'x' has dtype uint16, which tsjit"),
     ("big-endian", X.astype(">f4"), r"argument 'x' has dtype >f4, which tsjit"),
-    ("torch bfloat16", torch.ones(3, 4, dtype=torch.bfloat16),
-     r"argument 'x' has dtype bfloat16, which tsjit"),
     ("torch qint8", quantized(torch.ones(3, 4)),
      r"argument 'x' has dtype qint8, which tsjit"),
     ("torch float8", torch.ones(3, 4).to(torch.float8_e4m3fn),
@@ -82,8 +79,6 @@ WRONG_TENSORS = [
      r"argument 'x' has dtype complex128, which tsjit"),
     ("torch meta tensor", torch.empty(3, 4, device="meta"),
      r"argument 'x' is a torch tensor on meta \(can't convert"),
-    ("torch float16", torch.ones(3, 4, dtype=torch.float16),
-     r"argument 'x' has dtype float16, which tsjit"),
 ]  # fmt: skip
 
 

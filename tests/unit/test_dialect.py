@@ -38,7 +38,7 @@ def test_bad_types_are_rejected() -> None:
     with pytest.raises(ParseError):
         Parser(make_context(), "!torch.vtensor<[3,-2],f32>").parse_type()
     with pytest.raises(VerifyException, match="unsupported element type"):
-        Parser(make_context(), "!torch.vtensor<[3],f16>").parse_type()
+        Parser(make_context(), "!torch.vtensor<[3],f80>").parse_type()
 
 
 def test_types_compatible() -> None:

@@ -100,7 +100,8 @@ def round_array(x: Any, fmt: HalfFormat) -> Any:
     rounded = np.where(rounded >= fmt.overflow, np.uint32(INF), rounded).astype(np.uint32)
     if fmt.smallest_normal:
         tiny = magnitude.view(np.float32)
-        grid = ((tiny + np.float32(0.5)) - np.float32(0.5)).view(np.uint32)
+        with np.errstate(invalid="ignore"):  # NaNs' lanes, replaced below
+            grid = ((tiny + np.float32(0.5)) - np.float32(0.5)).view(np.uint32)
         rounded = np.where(magnitude < fmt.smallest_normal, grid, rounded)
     signed = rounded | (bits & np.uint32(SIGN))
     if fmt.nan is not None:
