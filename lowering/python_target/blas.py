@@ -186,3 +186,15 @@ def blas_threads(typingctx, count):  # type: ignore[no-untyped-def]  # noqa: ARG
         return builder.sext(before, ir.IntType(64))
 
     return types.int64(count), codegen
+
+
+@intrinsic
+def blas_thread_count(typingctx):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """OpenBLAS's thread count now (process-wide)."""
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]  # noqa: ARG001
+        get = ir.FunctionType(I32, [])
+        get = cgutils.get_or_insert_function(builder.module, get, SYMBOLS["get"])
+        return builder.sext(builder.call(get, []), ir.IntType(64))
+
+    return types.int64(), codegen
