@@ -8,7 +8,9 @@ threads. `TSJIT_CPU=<name>` (one of `KNOWN_CPUS`: `haswell`, `znver3`, `skylake-
 `sapphirerapids`, ...) describes that CPU instead and points numba's code generator at it
 (`NUMBA_CPU_NAME` and `NUMBA_CPU_FEATURES`, `apply_to_numba`), so the code for another ISA is
 generated, tested and timed on any host that can run it (an AVX-512 host runs AVX2 code).
-`TSJIT_CPU=host` (or the host's own CPU name) is the default.
+`TSJIT_CPU=host` (or the host's own CPU name) is the default. `TSJIT_BLAS=0` keeps the
+matmul kernels on their own tiles for every shape (`Machine.blas_gemm`: by default they call
+OpenBLAS where the `BLAS_GEMM` table says it is faster).
 
 The features given to numba are the named CPU's vector ISA (`CpuSpec.features`), and only
 those: every other feature of the host's list is turned off, so an `emeraldrapids` host
@@ -101,6 +103,31 @@ class Tiles:
 
 
 @dataclass(frozen=True)
+class BlasGemm:
+    """When the library matmul kernels call OpenBLAS's gemm instead of their own tiles
+    (`lowering/python_target/blas.py`): for products of at least `min_macs` multiply-adds
+    (m * n * k), where OpenBLAS was measured faster on this vector width; below, the tiles
+    (they skip its call and packing costs)."""
+
+    min_macs: int
+
+
+BLAS_GEMM = {
+    512: BlasGemm(min_macs=1 << 26),
+    256: BlasGemm(min_macs=1 << 18),
+    128: BlasGemm(min_macs=1 << 18),
+}
+"""OpenBLAS or the tiles, by the model's vector width: the one table of that choice. Measured
+on an Intel Xeon model 167 (2 cores), one thread's CPU time per call, float32 `a @ w.T`.
+AVX-512 (OpenBLAS's SkylakeX kernels): the 8 x 48 tile is faster up to 32 M multiply-adds
+([256, 256] x [256, 256] 144 vs 131 GFLOP/s, [32, 1024] x [1024, 1024] 69 vs 59), OpenBLAS
+from 64 M on ([256, 512] x [512, 512] 124 vs 116, [256, 1024] x [1024, 1024] 117 vs 100,
+[3200, 256] x [256, 256] 122 vs 99). AVX2 (`OPENBLAS_CORETYPE=Haswell`, the 6 x 16 tile):
+OpenBLAS is as fast at [64, 64] x [64, 64] and faster above ([16, 256] x [256, 256] 59 vs 51,
+[256, 1024] x [1024, 1024] 89 vs 67). 128-bit vectors: not measured; OpenBLAS as on AVX2."""
+
+
+@dataclass(frozen=True)
 class Machine:
     """What code generation knows of the target CPU (module docstring)."""
 
@@ -111,6 +138,7 @@ class Machine:
     l1d: int
     l2: int
     l3: int
+    blas: bool = True
 
     @property
     def cores(self) -> int:
@@ -161,6 +189,11 @@ class Machine:
         )
 
     @property
+    def blas_gemm(self) -> BlasGemm | None:
+        """When a matmul calls OpenBLAS (`BLAS_GEMM`); None: never (`TSJIT_BLAS=0`)."""
+        return BLAS_GEMM[self.vector_bits] if self.blas else None
+
+    @property
     def row_split_bytes(self) -> int:
         """The packed right operand a matmul's threads may each read whole: half a core's L2."""
         return self.l2 // 2
@@ -170,7 +203,8 @@ class Machine:
         """Everything above that generated code depends on, as text (for cache keys; not the
         cores: the kernels split their work in a fixed number of chunks)."""
         features = ",".join(sorted(self.features))
-        return f"{self.arch} {self.cpu} {features} l1d={self.l1d} l2={self.l2} l3={self.l3}"
+        caches = f"l1d={self.l1d} l2={self.l2} l3={self.l3}"
+        return f"{self.arch} {self.cpu} {features} {caches} blas={self.blas_gemm}"
 
 
 def host_arch() -> str:
@@ -213,12 +247,13 @@ def parse_size(text: str) -> int:
 def machine_model(requested: str | None = None) -> Machine:
     """The model for `TSJIT_CPU=requested` (None: read the environment), not applied."""
     name = (os.environ.get("TSJIT_CPU", "") if requested is None else requested).strip().lower()
+    blas = os.environ.get("TSJIT_BLAS", "1").strip() != "0"
     host_name, host_features = host_cpu()
     arch = host_arch()
     if name in HOST_NAMES or name == host_name:
         default = KNOWN_CPUS.get(host_name, CpuSpec(arch, host_features, 32 * KB, MB, 8 * MB))
         l1d, l2, l3 = host_caches(default)
-        return Machine(host_name, arch, host_features, False, l1d, l2, l3)
+        return Machine(host_name, arch, host_features, False, l1d, l2, l3, blas)
     spec = KNOWN_CPUS.get(name)
     if spec is None:
         known = ", ".join(sorted(KNOWN_CPUS))
@@ -234,7 +269,7 @@ def machine_model(requested: str | None = None) -> Machine:
             f"TSJIT_CPU={name!r} needs {', '.join(sorted(missing))}, which this host "
             f"({host_name}) lacks: its code cannot run here"
         )
-    return Machine(name, arch, spec.features, True, spec.l1d, spec.l2, spec.l3)
+    return Machine(name, arch, spec.features, True, spec.l1d, spec.l2, spec.l3, blas)
 
 
 def numba_features(machine: Machine) -> str:

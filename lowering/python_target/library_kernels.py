@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lowering.machine import MACHINE
+from lowering.python_target.blas import OPENBLAS
 from lowering.python_target.matmul_pair_kernels import MATMUL_PAIR, MATMUL_PAIR_ROWS
 
 GEMM_HELPERS = '''from lowering.python_target.gemm_tile import (
@@ -277,6 +278,69 @@ def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld, bias, flags
 '''
 """The numba functions the kernels call, emitted once in front of them."""
 
+
+BLAS_HELPERS = '''from lowering.python_target.blas import blas_gemm, blas_threads, numba_threads
+
+# {stamp}
+BLAS_MIN_MACS = {min_macs}
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_blas_layout(x):
+    """(transposed, leading dimension) of a 2-D operand as OpenBLAS reads it: row-major, or
+    its transpose row-major; leading dimension -1 when it is neither (a broadcast, a step)."""
+    rows, cols = x.shape
+    s0, s1 = x.strides[0] // x.itemsize, x.strides[1] // x.itemsize
+    if (s1 == 1 or cols <= 1) and (rows <= 1 or s0 >= max(1, cols)):
+        return False, s0 if rows > 1 else max(1, cols)
+    if (s0 == 1 or rows <= 1) and (cols <= 1 or s1 >= max(1, rows)):
+        return True, s1 if cols > 1 else max(1, rows)
+    return False, -1
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_blas_matmul(a, b, transposed, c, bias, flags, threads):
+    """c = a @ b (a @ b.T when transposed) finished as the tile `flags` say, by OpenBLAS on
+    `threads` threads, when the machine model picks it for this size (BLAS_MIN_MACS) and the
+    operands' layouts suit it (c's columns contiguous); False (c untouched) otherwise. A bias
+    fills c first (beta 1), a relu is a pass over c after."""
+    m, k_size = a.shape
+    n = c.shape[1]
+    if m * n * k_size < BLAS_MIN_MACS or m == 0 or n == 0 or k_size == 0:
+        return False
+    a_t, lda = tsjit_blas_layout(a)
+    b_t, ldb = tsjit_blas_layout(b)
+    ldc = c.strides[0] // c.itemsize if m > 1 else n
+    if lda < 0 or ldb < 0 or c.strides[1] != c.itemsize or ldc < n:
+        return False
+    beta = 1.0 if flags & ACCUMULATE else 0.0
+    if flags & COLUMN_BIAS:
+        for i in range(m):
+            for j in range(n):
+                c[i, j] = bias[j]
+        beta = 1.0
+    before = blas_threads(threads)
+    blas_gemm(a, a_t, lda, b, b_t != transposed, ldb, c, ldc, m, n, k_size, beta)
+    blas_threads(before)
+    if flags & RELU:
+        for i in range(m):
+            for j in range(n):
+                x = c[i, j]
+                c[i, j] = x if x > 0 or x != x else 0
+    return True
+'''
+"""The OpenBLAS path of the matmul kernels (`blas.py`), where the library loads and the machine
+model calls for it (`Machine.blas_gemm`)."""
+
+NO_BLAS_HELPERS = '''from lowering.python_target.blas import numba_threads
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def tsjit_blas_matmul(a, b, transposed, c, bias, flags, threads):
+    """No OpenBLAS ({reason}): the kernels run their own tiles."""
+    return False
+'''
+
 MATMUL = '''@numba.njit({parallel}error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(a, b, {bias_param}c):
     """c {assign} {product}{finish} (a: [m, k], c: [m, n]) in chunks of column panels, in
@@ -285,9 +349,11 @@ def {name}(a, b, {bias_param}c):
     {bias_line}
     panels = -(-c.shape[1] // tsjit_panel_width(c.shape[1]))
     chunks = max(1, min({threads}, panels))
-    for t in {loop}(chunks):
-        lo, hi = t * panels // chunks, (t + 1) * panels // chunks
-        tsjit_matmul_chunk(lo, hi, a, b, {transposed}, work, bias, {flags})
+    budget = numba_threads() if {threads} > 1 else 1
+    if not tsjit_blas_matmul(a, b, {transposed}, work, bias, {flags}, budget):
+        for t in {loop}(chunks):
+            lo, hi = t * panels // chunks, (t + 1) * panels // chunks
+            tsjit_matmul_chunk(lo, hi, a, b, {transposed}, work, bias, {flags})
     if c.strides[1] != c.itemsize:  # loops: a slice assignment costs seconds of compile time
         for i in range(c.shape[0]):
             for j in range(c.shape[1]):
@@ -311,14 +377,33 @@ def {name}(a, b, {bias_param}c):
 """The Python dispatcher of a matmul's row-range function `{name}_rows(lo, hi, a, b, bias,
 c)`."""
 
-MATMUL_ROWS = (
-    '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+MATMUL_ROWS = '''@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}_rows(lo, hi, a, b, bias, c):
     """Column panels lo..hi of c {assign} {product}{finish}."""
     tsjit_matmul_chunk(lo, hi, a, b, {transposed}, c, bias, {flags})
+
+
+@numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+def {name}_blas(a, b, bias, c, threads):
+    """c {assign} {product}{finish} by OpenBLAS on `threads` threads; False: not its shape."""
+    return tsjit_blas_matmul(a, b, {transposed}, c, bias, {flags}, threads)
+
+
+def {name}(a, b, {bias_param}c):
+    """c {assign} {product}{finish}: by OpenBLAS where the machine model picks it, else in
+    panels of columns, on threads for large arrays."""
+    work = c if c.strides[1] == c.itemsize else np.ascontiguousarray(c)
+    {bias_line}
+    if not {name}_blas(a, b, bias, work, numba.get_num_threads()):
+        panels = -(-c.shape[1] // tsjit_panel_width(c.shape[1]))
+        if a.size + b.size + c.size >= CHUNK_GRAIN and panels > 1:
+            run_in_chunks({name}_rows, 0, panels, (a, b, bias, work))
+        else:
+            {name}_rows(0, panels, a, b, bias, work)
+    if work is not c:
+        c[...] = work
 '''
-    + PANEL_DISPATCHER
-)
+"""The row-range function, the OpenBLAS call and the Python dispatcher of a matmul."""
 
 PACK = '''@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
 def {name}(b, packed):
@@ -542,8 +627,23 @@ def power_of_two_text(value: int) -> str:
     return str(value)
 
 
-LIBRARY_HELPERS = f"# gemm_tile.py {tile_source_stamp()}\n" + GEMM_HELPERS.format(
-    row_split_bytes=power_of_two_text(MACHINE.row_split_bytes), vector_bytes=MACHINE.vector_bytes
+def blas_helpers() -> str:
+    """`BLAS_HELPERS` for numpy's OpenBLAS and the machine model's choice, else
+    `NO_BLAS_HELPERS` (the text names the library: numba's cache checks only the text)."""
+    choice = MACHINE.blas_gemm
+    if OPENBLAS is None or choice is None:
+        reason = "TSJIT_BLAS=0" if choice is None else "numpy bundles none"
+        return NO_BLAS_HELPERS.format(reason=reason)
+    return BLAS_HELPERS.format(stamp=OPENBLAS.stamp, min_macs=power_of_two_text(choice.min_macs))
+
+
+LIBRARY_HELPERS = (
+    f"# gemm_tile.py {tile_source_stamp()}\n"
+    + GEMM_HELPERS.format(
+        row_split_bytes=power_of_two_text(MACHINE.row_split_bytes),
+        vector_bytes=MACHINE.vector_bytes,
+    )
+    + blas_helpers()
 )
 """The numba functions the kernels call, emitted once in front of them (the machine model's
 vector width and cache size filled in)."""
