@@ -10,10 +10,11 @@ underflow and subnormal results are handled by range clamps and two-step scaling
 
 Accuracy (measured against float64 numpy / `math.erf` in `tests/unit/test_expand_math.py`):
 exp within 5 ulp (1 ulp before `reassoc` fastmath folds the two Cody-Waite constants),
-tanh, log and erf within a few ulp. The exp and log polynomials are Cephes' `expf` / `logf`
-minimax polynomials, tanh is Cephes' `tanhf` for `|x| < 0.625` and `1 - 2 / (exp(2|x|) + 1)`
-above; the erf polynomials are least-squares (Lawson, minimax-like) fits on Chebyshev nodes:
-`erf(x) / x` in `x*x` on `|x| < 1`, and `x * exp(x*x) * erfc(x)` in `1/x` on `[1, 4]`.
+tanh within 3 ulp (2.3 measured), log and erf within a few ulp. The exp and log polynomials
+are Cephes' `expf` / `logf` minimax polynomials, tanh is `m / (m + 2)` for m = expm1(2|x|)
+from exp's polynomial; the erf polynomials are least-squares (Lawson, minimax-like) fits on
+Chebyshev nodes: `erf(x) / x` in `x*x` on `|x| < 1`, and `x * exp(x*x) * erfc(x)` in `1/x`
+on `[1, 4]`.
 """
 
 from __future__ import annotations
@@ -32,17 +33,15 @@ I32 = IntegerType(32)
 LOG2E = 1.4426950408889634
 LN2_HI, LN2_LO = 0.693359375, -2.12194440e-4  # Cody-Waite split: n * LN2_HI is exact
 EXP_LO = -104.0  # exp(x) rounds to 0 below
-EXP_HI = 88.72283172607422  # the largest float32 whose exp is finite
+EXP_OVERFLOW = 89.0  # exp(x) is inf above 88.7228; 2^n stays in scale's range (n <= 129)
 ROUNDING_SHIFTER = 12582912.0  # 1.5 * 2^23: y + it rounds y to an integer, its low bits
 SHIFTER_BITS = 0x4B400000  # the bits of ROUNDING_SHIFTER
 EXP_LO_BEFORE_ONE = -86.0  # 1 + exp(x) rounds to 1 below, and 2^n stays normal (n >= -124)
 EXP_P = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1,
          5.0000001201e-1)  # fmt: skip
-TANH_SMALL = 0.625
 TANH_CLAMP = 10.0  # tanh(x) rounds to 1 above 9.01
-TANH_P = (-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1,
-          -3.33332819422e-1)  # fmt: skip
 FLT_MIN = 1.1754943508222875e-38
+SIGN_BIT = -(2**31)  # 0x80000000 as an int32
 SQRT_HALF = 0.70710678118654752440
 LOG_P = (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
          1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
@@ -138,6 +137,11 @@ class Emitter:
         """`magnitude` with the sign of `x` (`magnitude` >= 0; NaN stays NaN)."""
         return self.select(self.cmp("olt", x, self.f(0.0)), self.neg(magnitude), magnitude)
 
+    def with_sign_of(self, x: SSAValue, magnitude: SSAValue) -> SSAValue:
+        """`magnitude` (sign bit clear) with the sign bit of `x`: two integer ops, no select."""
+        sign = self.andi(self.to_bits(x), SIGN_BIT)
+        return self.from_bits(self.emit(arith.OrIOp(self.to_bits(magnitude), sign)))
+
     def keep_nan(self, x: SSAValue, result: SSAValue) -> SSAValue:
         """`x` where `x` is NaN, else `result`."""
         return self.select(self.cmp("uno", x, x), x, result)
@@ -183,29 +187,29 @@ class Emitter:
 
 def exp_f32(e: Emitter, x: SSAValue) -> SSAValue:
     """exp(x): x = n ln2 + r with |r| <= ln2 / 2, exp(r) by polynomial, times 2^n."""
-    n, p = exp_reduced(e, e.at_most(e.at_least(x, EXP_LO), EXP_HI))
-    return exp_special_values(e, x, scale_by_power_of_two(e, p, n))
+    n, p = exp_reduced(e, e.at_most(e.at_least(x, EXP_LO), EXP_OVERFLOW))
+    return scale_by_power_of_two(e, p, n)
 
 
 def exp_of_nonpositive(e: Emitter, x: SSAValue) -> SSAValue:
-    """exp(x) for x <= 0 or NaN (a `NONPOSITIVE_ARGUMENT` exp): no upper clamp and no
-    overflow (measured: a row softmax 14% faster)."""
+    """exp(x) for x <= 0 or NaN (a `NONPOSITIVE_ARGUMENT` exp): no upper clamp (measured: a
+    row softmax 14% faster)."""
     n, p = exp_reduced(e, e.at_least(x, EXP_LO))
-    return e.keep_nan(x, scale_by_power_of_two(e, p, n))
+    return scale_by_power_of_two(e, p, n)
 
 
 def exp_before_add_one(e: Emitter, x: SSAValue) -> SSAValue:
     """exp(x) for a value only ever used as `1 + exp(x)`: below `EXP_LO_BEFORE_ONE` that sum
     is 1 whatever exp gives, so the clamp there keeps 2^n normal and one step scales."""
-    n, p = exp_reduced(e, e.at_most(e.at_least(x, EXP_LO_BEFORE_ONE), EXP_HI))
-    return exp_special_values(e, x, scale_by_normal_power_of_two(e, p, n))
+    n, p = exp_reduced(e, e.at_most(e.at_least(x, EXP_LO_BEFORE_ONE), EXP_OVERFLOW))
+    return scale_by_normal_power_of_two(e, p, n)
 
 
 def exp_of_bounded(e: Emitter, x: SSAValue) -> SSAValue:
     """exp(x) for x known to be in [-80, 80]: no clamp, no special value (for NaN some value,
     which callers replace)."""
     n, p = exp_reduced(e, x)
-    return scale_by_normal_power_of_two(e, p, n)
+    return e.from_bits(e.addi(e.to_bits(p), e.shli(n, 23)))
 
 
 def exp_reduced(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
@@ -215,50 +219,55 @@ def exp_reduced(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     integer, which is then the low bits of the sum (one add and an integer subtract, where a
     floor and a float-to-int conversion are three ops on x86, and the conversion of NaN is
     undefined in LLVM)."""
-    shifted = e.fma(x, e.f(LOG2E), e.f(ROUNDING_SHIFTER))
-    n = e.sub(shifted, e.f(ROUNDING_SHIFTER))
-    r = e.sub(e.sub(x, e.mul(n, e.f(LN2_HI))), e.mul(n, e.f(LN2_LO)))
+    shifted, r = exp_argument_reduction(e, x)
     p = e.fma(e.horner(r, EXP_P), e.mul(r, r), e.add(r, e.f(1.0)))
     return e.subi(e.to_bits(shifted), e.i(SHIFTER_BITS)), p
 
 
-def exp_special_values(e: Emitter, x: SSAValue, result: SSAValue) -> SSAValue:
-    """inf above `EXP_HI` (x was clamped there), NaN for NaN."""
-    result = e.select(e.cmp("ogt", x, e.f(EXP_HI)), e.f(float("inf")), result)
-    return e.keep_nan(x, result)
+def exp_argument_reduction(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(shifted, r): `x log2 e + ROUNDING_SHIFTER`, whose low bits are n = round(x log2 e),
+    and r = x - n ln2 (Cody-Waite), |r| <= ln2 / 2."""
+    shifted = e.fma(x, e.f(LOG2E), e.f(ROUNDING_SHIFTER))
+    n = e.sub(shifted, e.f(ROUNDING_SHIFTER))
+    return shifted, e.sub(e.sub(x, e.mul(n, e.f(LN2_HI))), e.mul(n, e.f(LN2_LO)))
+
+
+def power_of_two(e: Emitter, k: SSAValue) -> SSAValue:
+    """2^k as a float, for an int32 k in [-126, 127]."""
+    return e.from_bits(e.shli(e.addi(k, e.i(127)), 23))
 
 
 def scale_by_normal_power_of_two(e: Emitter, p: SSAValue, n: SSAValue) -> SSAValue:
-    """`p * 2^n` for p in [0.7, 1.42] and n in [-124, 128] (a normal result): n is added to
-    the exponent field of `p`."""
-    return e.from_bits(e.addi(e.to_bits(p), e.shli(n, 23)))
+    """`p * 2^n` for p in [0.7, 1.42] and n in [-124, 128]: `p * 2^(n - 1) * 2`, float
+    multiplies only, so exp overflows to inf by itself (x clamped to `EXP_OVERFLOW`, not to
+    the largest finite exp) and NaN stays NaN (p is NaN, times whatever 2^n then is): no
+    select, where a select is a compare and a two-uop `vblendvps` on AVX2."""
+    return e.mul(e.mul(p, power_of_two(e, e.subi(n, e.i(1)))), e.f(2.0))
 
 
 def scale_by_power_of_two(e: Emitter, p: SSAValue, n: SSAValue) -> SSAValue:
-    """`p * 2^n` for p in [0.5, 2) and n in [-150, 128], subnormal results included.
-
-    The exponent field of `p` is raised by `n - d` (staying normal), then one multiply by
-    the normal `2^d` (d = min(n + 120, 0)) rounds once into the subnormal range if needed.
-    """
-    d = e.mini(e.addi(n, e.i(120)), e.i(0))
-    raised = e.from_bits(e.addi(e.to_bits(p), e.shli(e.subi(n, d), 23)))
-    return e.mul(raised, e.from_bits(e.shli(e.addi(d, e.i(127)), 23)))
+    """`p * 2^n` for p in [0.7, 1.42] and n in [-150, 129], subnormal results and overflow
+    included: `p * 2^h * 2^(n - h)` for h = n >> 1, both factors normal, so the product
+    rounds once (into the subnormals, or to inf) and NaN stays NaN (see above)."""
+    half = e.shri(n, 1)
+    return e.mul(e.mul(p, power_of_two(e, half)), power_of_two(e, e.subi(n, half)))
 
 
 # ---- tanh ----
 
 
 def tanh_f32(e: Emitter, x: SSAValue) -> SSAValue:
-    """tanh(x): an odd polynomial near 0, `1 - 2 / (exp(2|x|) + 1)` elsewhere (|x| clamped
-    to 10, so exp's argument is in [0, 20]: no clamp or special value inside it). NaN is not
-    `>= TANH_SMALL`, so it takes the polynomial, which keeps it NaN."""
-    z = e.mul(x, x)
-    small = e.fma(e.mul(x, z), e.horner(z, TANH_P), x)
-    magnitude = e.at_most(e.abs(x), TANH_CLAMP)
-    exp2 = exp_of_bounded(e, e.add(magnitude, magnitude))
-    large = e.sub(e.f(1.0), e.div(e.f(2.0), e.add(exp2, e.f(1.0))))
-    is_large = e.cmp("oge", e.abs(x), e.f(TANH_SMALL))
-    return e.select(is_large, e.copysign_of(x, large), small)
+    """tanh(x) = m / (m + 2) for m = expm1(2|x|), with the sign of x: one exp, no branch and
+    no select (a select is a two-uop `vblendvps` on AVX2). 2|x| is clamped to
+    2 * `TANH_CLAMP`, where the ratio rounds to 1, so exp needs no clamp or special value.
+    expm1 keeps its accuracy near 0 as `2^n (p - 1) + (2^n - 1)`, p - 1 = r + r^2 P(r) summed
+    without the 1. NaN stays NaN through the polynomial (2^n is then some value, times NaN)."""
+    magnitude = e.abs(x)
+    shifted, r = exp_argument_reduction(e, e.at_most(e.add(magnitude, magnitude), 2 * TANH_CLAMP))
+    p_minus_one = e.fma(e.horner(r, EXP_P), e.mul(r, r), r)
+    power = e.from_bits(e.shli(e.subi(e.to_bits(shifted), e.i(SHIFTER_BITS - 127)), 23))
+    m = e.fma(power, p_minus_one, e.sub(power, e.f(1.0)))
+    return e.with_sign_of(x, e.div(m, e.add(m, e.f(2.0))))
 
 
 # ---- log ----

@@ -187,11 +187,12 @@ def test_a_program_cached_for_one_model_is_not_loaded_for_another(tmp_path: Path
 HASWELL_SELECTION = (
     "tests/unit/test_library_kernels.py",
     "tests/unit/test_blas_matmul.py",
+    "tests/unit/test_expand_math.py",
     "tests/e2e/test_loop_invariant_weights.py",
     "tests/e2e/test_batched_matmul.py::test_linear_of_a_3d_input_shares_its_weight",
     "tests/e2e/test_models.py::test_mnist_cnn[script]",
 )
-"""The matmul, conv and linear tests that run again under the AVX2 model."""
+"""The matmul, conv, linear and math-function tests that run again under the AVX2 model."""
 
 
 def test_the_kernel_tests_pass_under_the_avx2_model() -> None:
