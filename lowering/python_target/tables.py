@@ -152,7 +152,10 @@ HELPERS = {
     },
 }
 
-DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True'
+# No cfunc wrapper: numba otherwise compiles, for every function, a C-callable twin that only
+# first-class function values use (generated code calls its kernels by name); it was a quarter
+# of the compile time of the seed `MyCell`'s kernels (0.90 -> 0.66 s, docs/first-call.md).
+DECORATOR = 'error_model="numpy", fastmath=FASTMATH, cache=True, no_cfunc_wrapper=True'
 # The generated module's own names (`tsjit_matmul_nt_panel`: the library kernels' helper).
 GLOBALS = {"math", "np", "numba", "prange", "intrinsic", "FASTMATH", "PARALLEL_GRAIN", *HELPERS}
 GLOBALS |= {"numba_fixes", "ENTRY_POINTS", "llvmlite_ir", "wide_vectors"}
