@@ -377,7 +377,7 @@ class ScriptFunction(CompiledFunction):
         return self._compiled.get(exact) or self._compile(exact)
 
     def _compile(self, signature: Signature) -> CompiledCall:
-        from lowering.run.program_cache import compile_program, program_parts
+        from lowering.run.program_cache import compile_program
 
         with self._lock:
             if signature in self._compiled:
@@ -396,7 +396,7 @@ class ScriptFunction(CompiledFunction):
                     compile_log.timed("program: cache lookup, lowering, module imports"),
                 ):
                     source, kernel = compile_program(
-                        program_parts(self.module, self.name, text), make_text, self.name
+                        self._warm_calls.program_parts(signature), make_text, self.name
                     )
                     if not lowered:
                         compile_log.note("program cache: the text made before (no lowering)")

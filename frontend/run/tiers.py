@@ -11,6 +11,11 @@ thread; calls switch to the compiled code once the job has made `_ready_call` tr
   `torch-opt` stage for the call's signature (the compiled code's semantics) once the compile
   thread has lowered it, the torch-stage IR for the calls before that (lowering to torch-opt
   takes 0.3 s in a fresh process: most of the first-call budget).
+- A call on record (`warm_calls.py`: a call of the same program, signature, shapes and
+  layouts ran on its general code in this or an earlier process, and the program cache has
+  the program's text) runs compiled code at once (`ScriptFunction._run_warm`), loading the
+  cached program and numba's cached machine code in the call (about 0.2 s of CPU for the
+  seed `MyCell`, docs/first-call.md) instead of queuing a job that would load the same.
 - One compile thread per process runs the jobs in order (`WORKER`), each queued when the
   call that found no code has its eager result (that call shares the GIL with no compile):
   lower to torch-opt for the eager tier, then `ScriptFunction._prepare_call` (the compile of

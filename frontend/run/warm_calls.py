@@ -79,17 +79,23 @@ class WarmCalls:
         self.parts: dict[Signature, tuple[str, ...] | None] = {}  # program cache key parts
         self.known: set[str] = set()  # record keys found or written by this process
 
+    def program_parts(self, signature: Signature) -> tuple[str, ...] | None:
+        """The program cache's key parts of the program for `signature` (memoized: the IR
+        text of a model with large weights takes the digests of their bytes)."""
+        from lowering.run.program_cache import program_parts
+
+        if signature not in self.parts:
+            fn = self.function
+            text = format_signature(list(signature))
+            self.parts[signature] = program_parts(fn.module, fn.name, text)
+        return self.parts[signature]
+
     def _key(self, signature: Signature, values: list[Any]) -> str | None:
         from lowering.run.call_records import record_key
-        from lowering.run.program_cache import program_parts
 
         if any(isinstance(t, IntType) for t in signature):
             return None
-        fn = self.function
-        if signature not in self.parts:
-            text = format_signature(list(signature))
-            self.parts[signature] = program_parts(fn.module, fn.name, text)
-        parts = self.parts[signature]
+        parts = self.program_parts(signature)
         if parts is None:  # a program the program cache does not remember
             return None
         return record_key(parts, checker_digest(), call_text(signature, values))
@@ -111,7 +117,7 @@ class WarmCalls:
 
         if not self.recorded(signature, values):
             return False
-        parts = self.parts[signature]
+        parts = self.program_parts(signature)
         return parts is not None and remembered(program_key(*parts)) is not None
 
     def remember(self, signature: Signature, values: list[Any]) -> None:

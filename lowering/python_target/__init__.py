@@ -1,9 +1,10 @@
 """Emits numba-ready Python source from loops-level IR (the `python` target, `xdsl-opt -t python`).
 
-One `@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)` function per `func.func`
-(`parallel=True` too when it holds a `prange`); one assignment per op; constants inlined in
-their exact dtype (`np.float32(2.0)`), so float32 never widens. Pure ops come from the tables
-(`BINOPS`, `CALLS`, `EXPRS`, `CASTS`, `CMPF`, `CMPI`), the others from `emit_<dialect>_<op>`.
+One `@numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True, no_cfunc_wrapper=True)`
+function per `func.func` (`parallel=True` too when it holds a `prange`); one assignment per
+op; constants inlined in their exact dtype (`np.float32(2.0)`), so float32 never widens. Pure
+ops come from the tables (`BINOPS`, `CALLS`, `EXPRS`, `CASTS`, `CMPF`, `CMPI`), the others from
+`emit_<dialect>_<op>`.
 
 **Expects:** the `loops` stage: `func.func`s with bodies on ranked memrefs and scalars of
 f16/f32/f64/i1/i8/i16/i32/i64/index, holding `func.call/return`, `scf.parallel` (reductions

@@ -503,3 +503,35 @@ def test_unsigned_ops_read_their_operands_as_unsigned() -> None:
     q, m, lt, r, fl = f(np.uint8(200), np.uint8(7), np.int64(-1), np.int64(10))
     assert (q, m, lt, fl) == (28, 200, False, 200.0)
     assert r == (2**64 - 1) % 10  # -1 read as 2**64 - 1
+
+
+# ---- the numba helpers' digest in the generated text ----
+
+
+def test_generated_modules_name_the_digest_of_the_numba_helpers(tmp_path) -> None:
+    """numba's disk cache of a generated module does not look at the helpers its functions
+    compile in: their digest is in the text, so an edited helper makes new modules."""
+    import re
+    import shutil
+    from pathlib import Path
+
+    from lowering.python_target import tables
+    from lowering.python_target.library_kernels import LIBRARY_HELPERS
+    from lowering.python_target.shared_modules import CHUNK_IMPORT
+
+    digest = tables.runtime_digest()[:24]
+    assert digest in tables.HEADER and digest in tables.LIBRARY_HEADER
+    texts = [tables.HEADER, *tables.HELPERS.values(), LIBRARY_HELPERS]
+    covered = {name.removesuffix(".py").replace("/", ".") for name in tables.RUNTIME_SOURCES}
+    found = re.findall(r"from lowering\.([\w.]+) import \(?\s*(\w+)", "\n".join(texts))
+    imported = {f"{m}.{n}" if f"{m}.{n}" in covered else m for m, n in found}  # a module or a name
+    python_side = {"run.thread_chunks", "run.custom_kernels"}  # plain Python, or digest-bound
+    assert imported - python_side <= covered, CHUNK_IMPORT
+    lowering = Path(tables.__file__).resolve().parent.parent
+    for name in tables.RUNTIME_SOURCES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(lowering / name, tmp_path / name)
+    assert tables.runtime_digest(tmp_path) == tables.runtime_digest()
+    with (tmp_path / "python_target" / "wide_vectors.py").open("a") as file:
+        file.write("# edited\n")
+    assert tables.runtime_digest(tmp_path) != tables.runtime_digest()

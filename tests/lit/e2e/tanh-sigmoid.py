@@ -26,7 +26,7 @@ def f(x, b):
 # LOOPS-NOT: math.tanh
 # LOOPS: arith.bitcast
 # LOOPS-NOT: linalg.
-# PYTHON: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+# PYTHON: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True, no_cfunc_wrapper=True)
 # PYTHON: def f_parallel(x, b):
 # PYTHON: in prange(
 # PYTHON: np.float32(2.0)

@@ -28,7 +28,7 @@
 // loop, which its dispatcher runs whole or in chunks on threads (no parfor compile).
 // PY:          # ==== module tsjit_[[ADD:[0-9a-f]+]] ====
 // PY:          from lowering.run.thread_chunks import CHUNK_GRAIN, run_in_chunks
-// PY:          @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+// PY:          @numba.njit(nogil=True, error_model="numpy", fastmath=FASTMATH, cache=True, no_cfunc_wrapper=True)
 // PY-NEXT:     def kernel_rows(lo, hi, v0, v1, v2):
 // PY-NEXT:         wide_vectors()
 // PY-NEXT:         for v3 in range(lo, hi):

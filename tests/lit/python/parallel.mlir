@@ -14,7 +14,7 @@
 // The outer dim of a top-level scf.parallel is a prange, the inner dims are ranges. A
 // function with a prange also gets a serial twin, and a plain Python entry that picks one
 // by the number of elements in its array arguments.
-// CHECK-LABEL: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True)
+// CHECK-LABEL: @numba.njit(parallel=True, error_model="numpy", fastmath=FASTMATH, cache=True, no_cfunc_wrapper=True)
 // CHECK-NEXT:  def scale_parallel(x, out):
 // CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = x.shape[0]
@@ -25,7 +25,7 @@
 // CHECK-NEXT:              w = v * np.float32(2.0)
 // CHECK-NEXT:              out[i, j] = w
 // CHECK-NEXT:      return
-// CHECK:       @numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True)
+// CHECK:       @numba.njit(error_model="numpy", fastmath=FASTMATH, cache=True, no_cfunc_wrapper=True)
 // CHECK-NEXT:  def scale_serial(x, out):
 // CHECK-NEXT:      wide_vectors()
 // CHECK-NEXT:      n = x.shape[0]
