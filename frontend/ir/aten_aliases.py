@@ -17,6 +17,7 @@ from typing import Any
 import frontend.torch as _torch
 from dialects.torch.op_base import TorchOp
 from dialects.torch.registry import BY_NAME
+from frontend.ir.group_norm import native_group_norm
 from frontend.torch.tensor import Tensor
 
 _ELEMENTWISE_PRIMS = {
@@ -38,6 +39,8 @@ OP_ALIASES: dict[str, tuple[str, ...]] = {
     "aten::upsample_bilinear2d.vec": ("torch.aten._resize_linear",),
     "aten::sym_size.int": ("torch.aten.size.int",),
     "aten::sym_numel": ("torch.aten.numel",),
+    "aten::sgn": ("torch.aten.sign",),  # the same for real tensors (complex ones are refused)
+    "aten::lift_fresh_copy": ("torch.aten.clone",),
     **{f"prims::{name}": (f"torch.aten.{op}",) for name, op in _ELEMENTWISE_PRIMS.items()},
 }
 
@@ -365,6 +368,22 @@ def prims_sum(inp: Tensor, dims: list[int] | None, output_dtype=None) -> Tensor:
     return inp.sum(dims, dtype=output_dtype)
 
 
+def prims_prod(inp: Tensor, dims: list[int] | None, output_dtype=None) -> Tensor:
+    """`prims::prod` over `dims` (every dim when None): one `prod` per dim, each keeping its
+    dim so that the others keep their index, then the kept size-1 dims summed away."""
+    if dims is None:
+        return inp.prod(dtype=output_dtype)
+    result = inp
+    for d in dims:
+        result = result.prod(d, keepdim=True, dtype=output_dtype)
+    return result.sum(dims)
+
+
+def contains(self: list[int], el: int) -> bool:
+    """`aten::__contains__` of a list (or a dict's keys): `el in self`."""
+    return el in self
+
+
 def collapse(a: Tensor, start: int, end: int) -> Tensor:
     """`prims::collapse`: dims `start` to `end` (inclusive) merged into one."""
     return a.flatten(start, end)
@@ -395,6 +414,9 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "aten::_log_softmax": _log_softmax,
     "aten::_to_copy": _to_copy,
     "aten::alias": alias,
+    "aten::lift_fresh": alias,
+    "aten::__contains__": contains,
+    "aten::native_group_norm": native_group_norm,
     "aten::copy": copy,
     "aten::split_with_sizes": split_with_sizes,
     "aten::native_layer_norm": native_layer_norm,
@@ -412,6 +434,7 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "prims::view_of": view_of,
     "prims::where": prims_where,
     "prims::sum": prims_sum,
+    "prims::prod": prims_prod,
     "prims::collapse": collapse,
     "prims::split_dim": split_dim,
     "prims::iota": iota,

@@ -30,6 +30,7 @@ from dialects.torch.ops.scalars import (
     AtenSqrtFloatOp,
 )
 from frontend.errors import ScriptError
+from frontend.ir.aten_namespace import aten_target, missing_message, nn_binding_target
 from frontend.ir.builder import Value, kind_of
 from frontend.ir.resolve import (
     frontend_twin,
@@ -87,6 +88,8 @@ class CallSites(Collaborator):
             return self.scripter.dicts.dict_method(node, receiver, name, args)
         if isinstance(receiver, list) and name == "append":
             return self.scripter.loops.list_append(node, receiver, args, kwargs)
+        if isinstance(receiver, list) and name == "sort":
+            return self.scripter.loops.list_sort(node, receiver, args, kwargs)
         if kind_of(receiver) == "Tensor":
             special = self.scripter.tensor_methods.special_tensor_method(
                 node, receiver, name, args, kwargs
@@ -146,6 +149,18 @@ class CallSites(Collaborator):
         if python_fn is not None:
             callee = Callee(python_fn, getattr(python_fn, "__name__", "fn"))
             return self.scripter.calls.call_scripted(node, callee, args, kwargs)
+        raise self.unknown_function(node, obj)
+
+    def unknown_function(self, node: ast.Call, obj: Any) -> ScriptError:
+        """The error for a call of `obj` that nothing resolves; a `torch.ops` operator tsjit
+        lacks is named with its overload."""
+        target = aten_target(obj) or nn_binding_target(obj)
+        if target is not None:
+            return self.error(
+                node.func,
+                f"`{ast.unparse(node.func)}`: {missing_message(target)}",
+                "docs/ops.md lists the ATen overloads tsjit lowers or decomposes",
+            )
         name = getattr(obj, "__qualname__", type(obj).__name__)
         hint = (
             "a module must be an attribute of `self` (a submodule) to be called"
@@ -153,7 +168,7 @@ class CallSites(Collaborator):
             else "call registered torch ops (see the README's op table) or Python functions "
             "defined in a .py file"
         )
-        raise self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
+        return self.error(node.func, f"unknown function `{ast.unparse(node.func)}` ({name})", hint)
 
     def boolean_dispatch(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]

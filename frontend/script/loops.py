@@ -221,6 +221,24 @@ class Loops(Collaborator):
             )
         items.append(args[0])
 
+    def list_sort(
+        self, node: ast.Call, items: list[Value], args: list[Value], kwargs: dict[str, Value]
+    ) -> None:
+        """`xs.sort()` / `xs.sort(reverse=True)` of a list of numbers known while scripting,
+        in place (TorchScript's `aten::sort.int` / `sort.float`), in the block that made it."""
+        reverse = kwargs.get("reverse", False)
+        if args or set(kwargs) - {"reverse"} or not isinstance(reverse, bool):
+            raise self.error(node, "sort() takes only `reverse=True` or `reverse=False` here")
+        if not all(isinstance(v, bool | int | float) for v in items):
+            raise self.error(
+                node,
+                "sort() of a list holding values known only at run time is not supported",
+                "sort a tensor instead: torch.sort(torch.tensor(xs))",
+            )
+        if self.scripter.list_blocks.get(id(items)) is not self.scripter.builder.block:
+            raise self.error(node, "sort() of a list inside a branch decided at run time")
+        items.sort(reverse=reverse)
+
     def expr_ListComp(self, node: ast.ListComp) -> Value:  # noqa: N802
         """`[f(x) for x in items]` over a range of numbers known while scripting, a tuple, a
         list or a ModuleList: unrolled into a list of values."""

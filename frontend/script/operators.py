@@ -143,6 +143,8 @@ class Operators(Collaborator):
         lhs, rhs = (v.scalar_type if isinstance(v, DType) else v for v in (lhs, rhs))  # codes
         if _is_constant(lhs) and _is_constant(rhs):
             return self.fold(node, python_fn, lhs, rhs)
+        if name in ("eq", "ne") and _is_constant_list(lhs) and _is_constant_list(rhs):
+            return python_fn(lhs, rhs)  # type: ignore[no-any-return]  # aten::eq.int_list
         if kind_of(lhs) != "Tensor" and kind_of(rhs) == "Tensor":
             name, lhs, rhs = swapped, rhs, lhs
         if kind_of(lhs) != "Tensor":
@@ -203,3 +205,8 @@ class Operators(Collaborator):
 
 def _is_constant(value: Value) -> bool:
     return isinstance(value, int | float | str) or value is None
+
+
+def _is_constant_list(value: Value) -> bool:
+    """A list or tuple of numbers known while scripting (`[1, 2] == xs` folds)."""
+    return isinstance(value, list | tuple) and all(_is_constant(v) for v in value)

@@ -112,6 +112,15 @@ OVERLOADS = {
     "PrimsConvert": lambda s, x, y: torch.ops.prims.convert_element_type(x, torch.float64),
     "PrimsCollapse": lambda s, x, y: torch.ops.prims.collapse(x * y, 0, 1),
     "PrimsSplitDim": lambda s, x, y: torch.ops.prims.split_dim(x - y, 1, 2),
+    "PrimsProdDims": lambda s, x, y: torch.ops.prims.prod(x, [1, 0]) + torch.ops.prims.prod(y, [1]),
+    "PrimsProdInt": lambda s, x, y: torch.ops.prims.prod((x * 3).to(torch.int32), [1]),
+    "Sgn": lambda s, x, y: torch.ops.aten.sgn(x - y),
+    "LiftFresh": lambda s, x, y: torch.ops.aten.lift_fresh_copy(x) + torch.ops.aten.lift_fresh(y),
+    "NativeGroupNorm": lambda s, x, y: torch.ops.aten.native_group_norm(
+        x.reshape(1, 4, 3), y[0], y[1], 1, 4, 3, 2, 1e-5
+    ),
+    "ContainsIntList": lambda s, x, y: (x if torch.ops.aten.__contains__([1, 2, 3], 3) else y)
+    - (x if torch.ops.aten.__contains__([1, 2, 3], 4) else y),
 }  # fmt: skip
 
 
@@ -295,6 +304,14 @@ def test_script_refuses_a_missing_op_naming_it() -> None:
 def test_script_refuses_in_place_aten_calls_naming_them() -> None:
     mod = module(lambda s, x: torch.ops.aten.add_.Tensor(x.clone(), x), "AddInPlace")()
     with pytest.raises(ScriptError, match=re.escape("aten::add_.Tensor")):
+        frontend.script(mod)
+
+
+def test_script_names_the_aten_operator_it_lacks() -> None:
+    mod = module(lambda s, x: torch.ops.aten.special_zeta(x, x), "ZetaPacket")()
+    with pytest.raises(
+        ScriptError, match=re.escape("tsjit has no op for the ATen operator aten::special_zeta")
+    ):
         frontend.script(mod)
 
 

@@ -332,3 +332,29 @@ def other_context_manager(x):
 def test_other_context_managers_are_located_errors() -> None:
     with pytest.raises(ScriptError, match=r"only `with torch.no_grad\(\):`"):
         frontend.script(other_context_manager)
+
+
+def sorted_constants(x):
+    a = [3, 0, 2]
+    a.sort()
+    b = [1.5, -2.0, 4.0]
+    b.sort(reverse=True)
+    return x * a[0] + b[0], a == [0, 2, 3], b != [4.0, 1.5, -2.0], a == (0, 2, 3)
+
+
+def test_sort_and_compare_lists_known_while_scripting() -> None:
+    x = torch.randn(3)
+    got, expected = frontend.script(sorted_constants)(x), sorted_constants(x)
+    torch.testing.assert_close(torch.as_tensor(np.asarray(got[0])), expected[0])
+    assert tuple(got[1:]) == tuple(expected[1:]) == (True, False, False)
+
+
+def sort_run_time_values(x):
+    a = [x.shape[0], 2]
+    a.sort()
+    return x * a[0]
+
+
+def test_sort_of_run_time_values_is_an_error() -> None:
+    with pytest.raises(ScriptError, match="values known only at run time"):
+        frontend.script(sort_run_time_values)(torch.randn(3))
