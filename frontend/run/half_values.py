@@ -103,14 +103,21 @@ class ResultHalves:
         return found
 
     def _refine(self, text: str) -> tuple[DType | None, ...]:
+        """The results' half dtypes; () when the types do not refine (the call's own path
+        then raises the program's error, with its location)."""
+        from xdsl.utils.exceptions import DiagnosticException
+
         from lowering.pipeline import make_context
         from lowering.torch_opt.inline import TorchInlinePass
         from lowering.torch_opt.refine_types import TorchRefineTypesPass
 
         ctx = make_context()
         copy = self.module.clone()
-        TorchInlinePass().apply(ctx, copy)
-        TorchRefineTypesPass(signature=text).apply(ctx, copy)
+        try:
+            TorchInlinePass().apply(ctx, copy)
+            TorchRefineTypesPass(signature=text).apply(ctx, copy)
+        except DiagnosticException:
+            return ()
         entry = next(
             f for f in copy.ops if isinstance(f, func.FuncOp) and f.sym_name.data == self.name
         )

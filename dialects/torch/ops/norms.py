@@ -465,6 +465,7 @@ class AtenRenormOp(TorchOp):
         rank = known_rank(x)
         if rank is None:
             return None
+        order_value(type(self), arg_value(p))  # this op's error for a run-time order
         axis = normalize_dim(arg_value(dim), rank)
         others = [d for d in range(rank) if d != axis]
         seq = OpSequence()

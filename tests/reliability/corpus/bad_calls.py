@@ -36,6 +36,8 @@ ARGS = {
     "gather_rank_mismatch": (F32, np.zeros(2, np.int64)),
     "embedding_float_indices": (F32, F32),
     "conv2d_of_no_channels": (np.ones((1, 1, 1, 1), np.float32),),  # seed-4 program 1317
+    "isclose_of_other_dtypes_beside_a_half": (F32, np.zeros(3, np.int64), np.ones(2, np.int64)),
+    "renorm_of_a_run_time_order": (np.ones((2, 1, 1, 1), np.float32), F32),
 }
 
 
@@ -179,3 +181,16 @@ def conv2d_of_no_channels(x0):
     """error: conv2d of an input with 0 channels is not supported"""
     v1 = x0[:, 1::2, :]
     return torch.nn.functional.conv2d(v1, v1, None, 1, "same")  # <-- col 11
+
+
+def isclose_of_other_dtypes_beside_a_half(x, y, z):
+    """error: isclose.*Float did not match Long"""
+    close = torch.isclose(x, y, 0.5, 0.2, True)  # <-- col 12
+    z.bfloat16()  # makes the program one that may give half results
+    return close
+
+
+def renorm_of_a_run_time_order(x, y):
+    """error: renorm.*norm order"""
+    p = len(x)
+    return y.renorm(p, 0, 1.0)  # <-- col 11
