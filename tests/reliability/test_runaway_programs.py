@@ -97,3 +97,29 @@ def test_a_900_term_expression_scripts(tmp_path: Path) -> None:
     scripted = frontend.script(namespace["long_sum"], backend="interpreter")
     assert scripted.graph.count("torch.aten.add.Tensor") == 899
     np.testing.assert_allclose(scripted(np.ones(3, np.float32)), 450.0)
+
+
+def nested_counts(x, n: int):
+    ticks = 0
+    i = 0
+    while i < n:
+        j = 0
+        while j < n:
+            ticks += 3
+            j += 1
+        i += 1
+    return x + ticks
+
+
+def test_the_ctrl_c_counters_are_fresh_names() -> None:
+    """Each compiled `while` has a Ctrl-C counter of its own, none the user's `ticks`: nested
+    loops and a variable of that name keep their values (a shared name would reset the
+    user's count every 1024 iterations and mix the loops' counters)."""
+    import numpy as np
+
+    scripted = frontend.script(nested_counts)
+    x = np.zeros(2, np.float32)
+    np.testing.assert_array_equal(scripted(x, 40), x + 3 * 40 * 40)  # 4800 > 1024 updates
+    lines = [line.strip() for line in scripted.code.splitlines()]
+    counters = [line.split(" = ")[0] for line in lines if line.endswith("+ 1) & 1023")]
+    assert len(counters) == len(set(counters)) == 2, scripted.code
