@@ -123,3 +123,25 @@ def test_the_ctrl_c_counters_are_fresh_names() -> None:
     lines = [line.strip() for line in scripted.code.splitlines()]
     counters = [line.split(" = ")[0] for line in lines if line.endswith("+ 1) & 1023")]
     assert len(counters) == len(set(counters)) == 2, scripted.code
+
+
+def test_a_long_straight_line_function_gives_kernels_of_bounded_size(tmp_path: Path) -> None:
+    """A 1,000-line function (~2,000 elementwise statements) is cut into fused bodies of at
+    most `MAX_FUSED_OPS` top-level ops, so numba compiles several kernels of bounded size, not
+    one whose LLVM optimization is superlinear in its length. Structure only, not timed."""
+    from xdsl.dialects.linalg.ops import GenericOp
+
+    from lowering.linalg_opt.fuse_elementwise import MAX_FUSED_OPS
+    from lowering.pipeline import Stage, lower
+
+    lines = [f"    {STEPS[k % len(STEPS)]}\n" for k in range(1000)]
+    path = tmp_path / "long_program.py"
+    path.write_text("import torch\n\n\ndef long_program(x):\n" + "".join(lines) + "    return x\n")
+    namespace: dict[str, object] = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    scripted = frontend.script(namespace["long_program"])
+    module = lower(scripted.module, Stage.LINALG, "f32[?]")
+    sizes = [sum(1 for _ in op.body.block.ops) for op in module.walk() if isinstance(op, GenericOp)]
+    assert len(sizes) >= 2000 // MAX_FUSED_OPS, sizes
+    assert max(sizes) <= MAX_FUSED_OPS, sizes
+    assert sum(sizes) >= 2000, sizes  # every statement is in some body
