@@ -106,8 +106,20 @@ def run_eager_op(op: TorchOp, args: list[Any]) -> Sequence[Any]:
     try:
         out = type(op).run_eager(*args)
     except (ValueError, TypeError, IndexError, ArithmeticError) as err:
-        raise TorchInterpreterError(f"{op.name}: {err}") from err
+        raise error_like(err)(f"{op.name}: {err}") from err
     return list(out) if isinstance(out, tuple) else [out]
+
+
+_ERROR_KINDS: dict[type[Exception], type[TorchInterpreterError]] = {}
+
+
+def error_like(err: Exception) -> type[TorchInterpreterError]:
+    """A TorchInterpreterError that is also an instance of `err`'s type (an IndexError of an
+    index out of range stays one, as PyTorch raises it)."""
+    kind = type(err)
+    if kind not in _ERROR_KINDS:
+        _ERROR_KINDS[kind] = type("TorchInterpreterError", (TorchInterpreterError, kind), {})
+    return _ERROR_KINDS[kind]
 
 
 # ---- structural ops ----

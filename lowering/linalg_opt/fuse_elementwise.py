@@ -15,7 +15,9 @@ recompute the producer: when the consumer map is not a permutation (a broadcast 
 producer once per consumer point) or when the producer has other users (it then stays for
 them). Both are only done for *cheap* producers (no transcendental `math` op, no division,
 a few ops), and never a broadcast into a consumer with reductions (a matmul would redo the
-producer for every product); otherwise the producer keeps its buffer.
+producer for every product); otherwise the producer keeps its buffer. Nor when the fused
+body would hold more than `max-ops` top-level ops (`MAX_FUSED_OPS`): a long straight-line
+program becomes several kernels of bounded size, so compile time stays linear in its length.
 
 Cleanups on the fused ops: an input read twice with the same map is read once, and unused
 inputs are dropped. `tensor.dim` of a linalg result or of `tensor.empty` is folded to the
@@ -49,6 +51,11 @@ from xdsl.pattern_rewriter import (
 )
 
 CHEAP_OP_LIMIT = 8
+MAX_FUSED_OPS = 400
+"""The most top-level ops a fused body may hold: LLVM's optimizer is superlinear in a
+function's size, so a 1,000-line straight-line program fused into one body of ~2,000 ops took
+most of its 98 s first call compiling that kernel. Bodies of at most this size keep compile
+time linear in program size; a cut costs one buffer written and read per element."""
 """A producer recomputed per use or per broadcast point has at most this many body ops."""
 
 MOVE_ABOVE = 64
@@ -81,6 +88,18 @@ def is_cheap(op: GenericOp) -> bool:
         if o.dialect_name() == "math" and not isinstance(o, CHEAP_MATH_OPS):
             return False
     return True
+
+
+def fused_size_exceeds(producer: GenericOp, consumer: GenericOp, limit: int) -> bool:
+    """Whether the two bodies hold more than `limit` top-level ops together (each counted up
+    to `limit + 1`: no walk of a long body)."""
+    total = 0
+    for block in (producer.body.block, consumer.body.block):
+        for _ in block.ops:
+            total += 1
+            if total > limit:
+                return True
+    return False
 
 
 def has_more_ops(block: Block, limit: int) -> bool:
@@ -303,7 +322,8 @@ def element_type(value: SSAValue):
 class FuseElementwiseProducer(RewritePattern):
     """A consumer generic absorbs one fusable producer of its inputs (see the module doc)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_ops: int = MAX_FUSED_OPS) -> None:
+        self.max_ops = max_ops
         self.unlisted: set[GenericOp] = set()
         """Fused ops whose body ops are in no walker's worklist (made by `build`)."""
 
@@ -318,6 +338,8 @@ class FuseElementwiseProducer(RewritePattern):
                 i for i, v in enumerate(op.inputs) if v is value and maps[i] == maps[index]
             )
             fusion = Fusion(producer, op, same)
+            if fused_size_exceeds(producer, op, self.max_ops):
+                continue
             if not fusion.is_worth_it() or not fusion.index_ops_resolve():
                 continue
             inputs, fused_maps = fusion.operands_and_maps()
@@ -440,10 +462,11 @@ class LinalgFuseElementwisePass(ModulePass):
     """Producer-consumer fusion of elementwise `linalg.generic` ops (see the module docstring)."""
 
     name = "linalg-fuse-elementwise"
+    max_ops: int = MAX_FUSED_OPS  # the most top-level ops of a fused body
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = GreedyRewritePatternApplier(
-            [FoldDimOfLinalgResult(), FoldDimOfEmpty(), FuseElementwiseProducer(),
+            [FoldDimOfLinalgResult(), FoldDimOfEmpty(), FuseElementwiseProducer(self.max_ops),
              DeduplicateInputs()]
         )  # fmt: skip
         PatternRewriteWalker(patterns).rewrite_module(op)

@@ -21,7 +21,9 @@ needs its step known). Values in kernels have no name hints (one kernel serves s
 layers). Structurally equal kernels are created once. Kernels carry the unit attribute
 `tsjit.outlined`; an outlined function that no `func.call` names and that holds no
 `arith.bitcast` carries `tsjit.host` (the python target emits it as plain Python).
-Declarations (external library kernels) and small functions are left alone.
+A nest whose parallel loop holds a `cf.assert` is outlined whatever the function's size (it
+runs in row chunks that can raise). Declarations (external library kernels) and small
+functions are left alone.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -64,11 +66,24 @@ class ScfOutlineKernelsPass(ModulePass):
     def is_big(self, nests: list[Operation]) -> bool:
         """At least `min_nests` nests, or one with at least `min_ops` ops: worth a Python host
         calling separately compiled kernels (a small function stays one numba function, which
-        calls faster)."""
+        calls faster). A nest whose parallel loop can raise (an index checked where it is
+        read) is outlined too: numba runs a `prange` loop with a raise serially, a kernel of
+        row chunks raises from its thread (`lowering/run/thread_chunks.py`)."""
         if not nests:
             return False
         ops = sum(1 for nest in nests for _ in nest.walk())
-        return len(nests) >= self.min_nests or ops >= self.min_ops
+        big = len(nests) >= self.min_nests or ops >= self.min_ops
+        return big or any(raises_in_parallel_loop(nest) for nest in nests)
+
+
+def raises_in_parallel_loop(nest: Operation) -> bool:
+    """Whether a `cf.assert` sits inside an `scf.parallel` of `nest`."""
+    return any(
+        isinstance(o, cf.AssertOp)
+        for loop in nest.walk()
+        if isinstance(loop, scf.ParallelOp)
+        for o in loop.walk()
+    )
 
 
 def runs_as_python(function: func.FuncOp) -> bool:

@@ -20,7 +20,9 @@ when (1) both have no reductions and the same lower bound, upper bound and step;
 between them are allocations, `memref.dim`s and pure arith ops, hoisted above the first loop;
 (3) every buffer that one loop writes and the other touches is a `memref.alloc` accessed only
 by `load`/`store` whose first index is the loop's own outer induction variable, so iteration
-`i` of the second loop reads only what iteration `i` of the first one wrote.
+`i` of the second loop reads only what iteration `i` of the first one wrote; (4) the fused
+loop holds at most `max-ops` ops (`MAX_FUSED_OPS`: kernels of bounded size compile in time
+linear in the program's length).
 
 **Expects:** the `loops` stage.
 
@@ -53,6 +55,12 @@ LOCAL_MEMREF_OPS = (
     memref.GetGlobalOp,
 )
 """Memref ops that neither read nor write a buffer element."""
+
+MAX_FUSED_OPS = 800
+"""The most ops (counted through nested loops) a fused loop may hold, so that the pieces
+`linalg-fuse-elementwise` cut a long straight-line program into stay kernels of bounded size
+(LLVM's optimizer is superlinear in a function's size); a softmax or a layer norm is far
+below it."""
 
 
 # ---- normalization ----
@@ -222,14 +230,30 @@ def fuse_into(first: scf.ParallelOp, second: scf.ParallelOp, between: list[Opera
     second.erase()
 
 
-def fuse_loops_in(block: Block) -> bool:
-    """Fuses every fusable pair of neighbouring loops in `block`; True if anything changed."""
+def sizes_exceed(loops: tuple[scf.ParallelOp, scf.ParallelOp], limit: int) -> bool:
+    """Whether the loops hold more than `limit` ops together (counted up to `limit + 1`)."""
+    total = 0
+    for loop in loops:
+        for _ in loop.walk():
+            total += 1
+            if total > limit:
+                return True
+    return False
+
+
+def fuse_loops_in(block: Block, max_ops: int = MAX_FUSED_OPS) -> bool:
+    """Fuses every fusable pair of neighbouring loops in `block` while the fused loop holds
+    at most `max_ops` ops; True if anything changed."""
     changed = False
     op = block.first_op
     while op is not None:
         if isinstance(op, scf.ParallelOp):
             following, between = next_loop(op)
-            if following is not None and can_fuse(op, following):
+            if (
+                following is not None
+                and not sizes_exceed((op, following), max_ops)
+                and can_fuse(op, following)
+            ):
                 fuse_into(op, following, between)
                 changed = True
                 continue  # try to absorb the loop after it too
@@ -242,6 +266,7 @@ class ScfParallelLoopFusionPass(ModulePass):
     """Fuses neighbouring parallel loops along their outer dim (see the module docstring)."""
 
     name = "scf-parallel-loop-fusion"
+    max_ops: int = MAX_FUSED_OPS  # the most ops of a fused loop
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(FoldDimOfAlloc()).rewrite_module(op)
@@ -252,5 +277,5 @@ class ScfParallelLoopFusionPass(ModulePass):
             changed = False
             for block in blocks:
                 if block.parent_op() is not None:
-                    changed |= fuse_loops_in(block)
+                    changed |= fuse_loops_in(block, self.max_ops)
             blocks = [b for region_op in op.walk() for r in region_op.regions for b in r.blocks]

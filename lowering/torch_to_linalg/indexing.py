@@ -2,9 +2,9 @@
 the index first.
 
 Each is one generic over the result (`copy_by_index`): the body reads the index element with
-`tensor.extract`, casts it to `index`, and reads the source there. `x[...]`'s index tensors are
-checked first (IndexError out of range), and so are the others' (`index_checks.py`), with
-torch's exception and rule for negative indices (these three raise for them).
+`tensor.extract`, casts it to `index`, checks it (`index_checks.checked_reader`: torch's
+exception and rule for negative indices; `x[...]` wraps them, the other three raise) and reads
+the source there.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import DYN, NoneType
 from lowering.ir_marks import RAISE_SEPARATOR
 from lowering.torch_to_linalg.copies import copy_by_index, dim_size, index_const, list_elements
-from lowering.torch_to_linalg.index_checks import check_in_range, out_of_bounds
+from lowering.torch_to_linalg.index_checks import assert_message, check_in_range, checked_reader
 from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import (
     broadcast_map,
@@ -43,8 +43,9 @@ from lowering.torch_to_linalg.utils import (
 def index_reader(
     rewriter: PatternRewriter, index: SSAValue
 ) -> Callable[[ScalarBuilder, list[SSAValue]], SSAValue]:
-    """`read(b, indices)`: an element of an integer index tensor as an `index` value. A 0-d
-    index is read once, before the loops (numba cannot index a 0-d array inside `prange`)."""
+    """`read(b, indices)`: an element of an integer index tensor as an `index` value, not
+    checked (index_put's offsets mark one out of range for its kernel). A 0-d index is read
+    once, before the loops (numba cannot index a 0-d array inside `prange`)."""
     assert isinstance(index.type, TensorType)
     element_type = index.type.element_type
 
@@ -68,19 +69,18 @@ class ConvertIndexSelectOp(RewritePattern):
     def match_and_rewrite(self, op: AtenIndexSelectOp, rewriter: PatternRewriter) -> None:
         source, index = op.self_, op.index
         rank = _rank(source)
-        message = "index_select(): index out of range in self"
         if rank == 0:  # a 0-d tensor selects itself (its one index can only be 0)
             one = index_const(rewriter, 1)
-            check_in_range(rewriter, index, one, "IndexError", message, wraps=False)
+            message = assert_message("index_select", source, 0)
+            check_in_range(rewriter, index, one, "index_select", message)
             rewriter.replace(op, [], [source])
             return
         dim = arg_value(op.dim) % rank
         count = dim_size(rewriter, index, 0) if _rank(index) else None
         sizes = [count if d == dim else dim_size(rewriter, source, d) for d in range(rank)]
         bound = dim_size(rewriter, source, dim)
-        check_in_range(rewriter, index, bound, "IndexError", message, wraps=False)
-
-        read = index_reader(rewriter, index)
+        message = assert_message("index_select", source, dim)
+        read = checked_reader(rewriter, index, bound, "index_select", message)
 
         def source_indices(b: ScalarBuilder, loop: list[SSAValue]) -> list[SSAValue]:
             at = read(b, [loop[dim]] if _rank(index) else [])
@@ -100,10 +100,8 @@ class ConvertGatherOp(RewritePattern):
         dim = arg_value(op.dim) % max(rank, 1)
         sizes = [dim_size(rewriter, index, d) for d in range(rank)]
         bound = dim_size(rewriter, source, dim) if rank else index_const(rewriter, 1)
-        message = f"gather(): {out_of_bounds(source, dim)}"
-        check_in_range(rewriter, index, bound, "RuntimeError", message, wraps=False)
-
-        read = index_reader(rewriter, index)
+        message = assert_message("gather", source, dim)
+        read = checked_reader(rewriter, index, bound, "gather", message)  # 0-d: checked here
 
         def source_indices(b: ScalarBuilder, loop: list[SSAValue]) -> list[SSAValue]:
             at = read(b, loop)
@@ -124,11 +122,9 @@ class ConvertEmbeddingOp(RewritePattern):
             *(dim_size(rewriter, indices, d) for d in range(batch)),
             dim_size(rewriter, weight, 1),
         ]
-        message = "embedding(): index out of range in self"
         rows = dim_size(rewriter, weight, 0)
-        check_in_range(rewriter, indices, rows, "IndexError", message, wraps=False)
-
-        read = index_reader(rewriter, indices)
+        message = assert_message("embedding", weight, 0)
+        read = checked_reader(rewriter, indices, rows, "embedding", message)
 
         def source_indices(b: ScalarBuilder, loop: list[SSAValue]) -> list[SSAValue]:
             return [read(b, loop[:batch]), loop[batch]]
@@ -139,10 +135,10 @@ class ConvertEmbeddingOp(RewritePattern):
 
 class ConvertIndexTensorOp(RewritePattern):
     """`x[i0, :, i2]` (`aten.index.Tensor`, integer index tensors at dims D, None for `:`):
-    after an in-range check of each index tensor (`checked_in_range`), one generic over the
-    result `result[k..., b..., k'...] = self[...]` reading each indexed dim d at
-    `wrap(index_d[b])` (broadcast over B) and each kept dim at its loop index. B sits at D's
-    first dim when D is adjacent, else first (`dialects/torch/ops/index_put.py`)."""
+    one generic over the result `result[k..., b..., k'...] = self[...]` reading each indexed
+    dim d at `wrap(index_d[b])` (broadcast over B, checked where it is read) and each kept dim
+    at its loop index. B sits at D's first dim when D is adjacent, else first
+    (`dialects/torch/ops/index_put.py`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AtenIndexTensorOp, rewriter: PatternRewriter) -> None:
@@ -152,8 +148,6 @@ class ConvertIndexTensorOp(RewritePattern):
         indices = [entries[d] for d in dims]
         rank = _rank(source)
         sizes = [dim_size(rewriter, source, d) for d in range(rank)]
-        for index, d in zip(indices, dims, strict=True):
-            checked_in_range(rewriter, index, sizes[d], d)
         broadcast = broadcast_shapes([static_shape(i.type) for i in indices])
         assert broadcast is not None
         carriers = size_sources(indices, len(broadcast))
@@ -169,7 +163,10 @@ class ConvertIndexTensorOp(RewritePattern):
             *broadcast_sizes,
             *(sizes[d] for d in kept[at:]),
         ]
-        readers = [index_reader(rewriter, index) for index in indices]
+        readers = [
+            checked_reader(rewriter, index, sizes[d], "index", assert_message("index", source, d))
+            for index, d in zip(indices, dims, strict=True)
+        ]
         maps = [broadcast_map(static_shape(i.type), broadcast) for i in indices]
         count = len(broadcast)
 
@@ -187,19 +184,11 @@ class ConvertIndexTensorOp(RewritePattern):
                     positions[e.position] if isinstance(e, AffineDimExpr) else zero
                     for e in maps[k].results
                 ]
-                value = readers[k](b, where)
-                read_at.append(b.select(b.cmp("lt", value, zero), b.add(value, sizes[d]), value))
+                read_at.append(readers[k](b, where))
             return read_at
 
         result = copy_by_index(rewriter, source, source_indices, tensor_type_of(op), result_sizes)
         rewriter.replace(op, [], [result])
-
-
-def checked_in_range(rewriter: PatternRewriter, index: SSAValue, size: SSAValue, dim: int) -> None:
-    """Insert `cf.assert` that every element of the integer tensor `index` is in `[-size,
-    size)`: the python target raises IndexError otherwise, before anything reads through it."""
-    message = f"index(): an index is out of range for dim {dim}"
-    check_in_range(rewriter, index, size, "IndexError", message, wraps=True)
 
 
 def checked_run_time_sizes(

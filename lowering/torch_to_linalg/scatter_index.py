@@ -12,8 +12,9 @@ For result position p (t = p[dim]):
   0-d tensor read once before the loops).
 Later writers override earlier ones (PyTorch's CPU order). The cost is the result's size
 times the number of writers per element. The positions are checked first (`index_checks.py`),
-as torch does: RuntimeError out of range for scatter*, index_add; IndexError for
-index_copy, index_fill; negative ones raise but for index_fill, where they count from the end.
+by torch's rules (`dialects/torch/ops/index_rules.py`): RuntimeError out of range for
+scatter*, index_add; IndexError for index_copy, index_fill; negative ones raise but for
+index_fill, where they count from the end.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from dialects.torch.ops.scatter_index import (
 )
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.copies import dim_size, empty_with_sizes, index_const
-from lowering.torch_to_linalg.index_checks import check_in_range, out_of_bounds
+from lowering.torch_to_linalg.index_checks import assert_message, check_in_range
 from lowering.torch_to_linalg.scalars import build_scalars
 from lowering.torch_to_linalg.utils import (
     PARALLEL,
@@ -125,7 +126,7 @@ class ConvertScatterOp(RewritePattern):
         writes_tensor = isinstance(what.type, TensorType)
         value = None if writes_tensor else _fill_value(rewriter, what, element)
         accumulate = op.ACCUMULATE
-        _check_positions(rewriter, op, source, dim, index, "RuntimeError", wraps=False)
+        _check_positions(rewriter, op, source, dim, index)
         zero = build_scalars(rewriter, lambda b: b.const(0, IndexType()))
 
         def count(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
@@ -174,8 +175,7 @@ class ConvertIndexWriteOp(RewritePattern):
             else None
         )
         fills = AtenIndexFillIntScalarOp | AtenIndexFillIntTensorOp
-        kind = "RuntimeError" if isinstance(op, AtenIndexAddOp) else "IndexError"
-        _check_positions(rewriter, op, source, dim, index, kind, wraps=isinstance(op, fills))
+        _check_positions(rewriter, op, source, dim, index)
         wraps = isinstance(op, fills) and size is not None
 
         def count(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
@@ -210,16 +210,14 @@ def _check_positions(
     source: SSAValue,
     dim: int,
     index: SSAValue,
-    kind: str,
-    wraps: bool,
 ) -> None:
-    """torch's check of the positions `index` writes at along `dim` of `source` (an index out
-    of range would hit no element: the write would be lost silently)."""
+    """torch's check of the positions `index` writes at along `dim` of `source`, by the op's
+    rule (`index_rules.py`): an index out of range would hit no element, the write would be
+    lost silently."""
     has_dims = bool(static_shape(source.type))
     size = dim_size(rewriter, source, dim) if has_dims else index_const(rewriter, 1)
-    name = op.name.removeprefix("torch.aten.").partition(".")[0]
-    message = f"{name}(): {out_of_bounds(source, dim)}"
-    check_in_range(rewriter, index, size, kind, message, wraps)
+    message = assert_message(op.name, source, dim)
+    check_in_range(rewriter, index, size, op.name, message)
 
 
 PATTERNS: tuple[RewritePattern, ...] = (ConvertScatterOp(), ConvertIndexWriteOp())

@@ -1,8 +1,9 @@
 """Indices out of range raise what PyTorch raises, before any memory is read or written: ints
 (`x[i]`, `select`, `narrow`, with a start known only at run time too) and index tensors
 (`index_select`, `gather`, `embedding`, `take_along_dim`, `scatter*`, `index_add` / `copy` /
-`fill`, `one_hot`); negative indices wrap exactly where torch wraps them. In-range calls of
-the same compiled programs still agree with torch."""
+`fill`, `one_hot`, `x[idx]`, `x[idx] = v`); negative indices wrap exactly where torch wraps
+them. The compiled code and the eager tier (the numpy references) both raise torch's
+exception type; in-range calls of the same programs still agree with torch."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 import frontend
+from dialects.torch.ops.index_rules import RULES
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
@@ -79,15 +81,33 @@ def one_hot(i):
     return F.one_hot(i, 3)
 
 
+def rows_at(x, i):
+    return x[i]
+
+
+def put_rows(x, i):
+    y = x.clone()
+    y[i] = 0.0
+    return y
+
+
 X = torch.arange(12.0).reshape(3, 4)
 ONES = torch.ones(3, 4)
 COMPILED: dict[Any, Any] = {}
+EAGER: dict[Any, Any] = {}
 
 
 def compiled(fn: Any) -> Any:
     if fn not in COMPILED:
         COMPILED[fn] = frontend.script(fn)
     return COMPILED[fn]
+
+
+def eager(fn: Any) -> Any:
+    """The eager tier: the torch IR run op by op with the numpy references."""
+    if fn not in EAGER:
+        EAGER[fn] = frontend.script(fn, backend="interpreter")
+    return EAGER[fn]
 
 
 def column(i: list[int]) -> Any:
@@ -113,6 +133,8 @@ def calls(i: list[int]) -> list[tuple[Any, tuple[Any, ...]]]:
         (index_copy, (X, t, ONES)),
         (index_fill, (X, t)),
         (one_hot, (t,)),
+        (rows_at, (X, t)),
+        (put_rows, (X, t)),
     ]
 
 
@@ -132,6 +154,17 @@ def assert_like_torch(fn: Any, args: tuple[Any, ...], expected: Any = None) -> N
         return
     actual = compiled(fn)(*args)
     np.testing.assert_allclose(np.asarray(actual), expected.numpy())
+
+
+def assert_eager_like_torch(fn: Any, args: tuple[Any, ...], expected: Any) -> None:
+    """The eager tier, on numpy arrays (so the numpy references run), raises torch's
+    exception type or returns torch's result."""
+    arrays = tuple(a.numpy() for a in args)
+    if isinstance(expected, Exception):
+        with pytest.raises(type(expected)):
+            eager(fn)(*arrays)
+        return
+    np.testing.assert_allclose(np.asarray(eager(fn)(*arrays)), expected.numpy())
 
 
 @pytest.mark.parametrize("i", [0, 2, -1, -3, 3, 5, -4, FAR, -FAR])
@@ -166,6 +199,43 @@ def test_index_tensors(case: str) -> None:
         if fn is take_along and case != "in range":  # torch reads past the end here
             expected = outcome(gather, args)
         assert_like_torch(fn, args, expected)
+        assert_eager_like_torch(fn, args, expected)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_rules_table_follows_torch(case: str) -> None:
+    """Each eager reference's own check (`index_rules.py`) raises torch's type and message."""
+    t = torch.tensor(CASES[case])
+    for name, call in {
+        "index_select": lambda: X.index_select(0, t),
+        "gather": lambda: X.gather(0, rows(CASES[case])),
+        "index_add": lambda: X.index_add(0, t, ONES),
+        "index_copy": lambda: X.index_copy(0, t, ONES),
+        "index_fill": lambda: X.index_fill(0, t, 1.0),
+        "index": lambda: X[t],
+    }.items():
+        expected = outcome(call, ())
+        if not isinstance(expected, Exception):
+            RULES[name].checked(t.numpy(), 3)
+            continue
+        with pytest.raises(type(expected)) as raised:
+            RULES[name].checked(t.numpy(), 3)
+        assert str(raised.value) == str(expected).splitlines()[0], name
+
+
+def test_a_bad_index_in_a_loop_run_in_threads_raises() -> None:
+    """An index checked where it is read, in a loop big enough to run in row chunks on
+    several threads: the chunk that meets it raises, nothing is read out of bounds."""
+    x = torch.zeros(600, 600)
+    i = torch.zeros(600, 600, dtype=torch.int64)
+    i[500, 7] = 600
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        compiled(gather)(x, i)
+    i[500, 7] = -1
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        compiled(gather)(x, i)
+    i[500, 7] = 599
+    np.testing.assert_array_equal(np.asarray(compiled(gather)(x, i)), x.gather(0, i).numpy())
 
 
 def test_weights_used_as_indices_are_checked() -> None:

@@ -30,6 +30,7 @@ from xdsl.irdl import operand_def, result_def
 from dialects.torch.meta import ShapeError, TensorMeta, broadcast_shapes
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.index_rules import RULES
 from dialects.torch.types import DYN, BoolType, ListType, ValueTensorType
 
 
@@ -201,12 +202,7 @@ class AtenIndexPutOp(TorchOp):
             if np.asarray(index).dtype == np.bool_:  # the masked positions, one array per dim
                 where.extend(np.nonzero(index))
                 continue
-            index = np.asarray(index, dtype=np.int64)
-            size = out.shape[d]
-            if index.size and (index.min() < -size or index.max() >= size):
-                bad = index[(index < -size) | (index >= size)].flat[0]
-                raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
-            where.append(index)
+            where.append(RULES["index_put"].checked(index, out.shape[d], d))
         target = out[tuple(where)].shape
         values = np.broadcast_to(np.asarray(values, dtype=out.dtype), target)
         if accumulate:

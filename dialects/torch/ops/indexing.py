@@ -2,9 +2,8 @@
 `x[:, index]`, `x[mask]` and masked_select (through nonzero), and the composites one_hot and
 take_along_dim.
 
-Indices must be int64 or int32 and in range (torch raises IndexError otherwise; the compiled
-code checks `x[...]`'s index tensors, not those of index_select, gather and embedding, where
-an index out of range reads an unspecified element).
+Indices must be int64 or int32 and in range: each op raises torch's exception otherwise, by
+the rules of `index_rules.py` (also in compiled code).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from dialects.torch.ops.constructors import (
 )
 from dialects.torch.ops.data_movement import AtenSelectIntOp, constant_dim
 from dialects.torch.ops.index_put import indexed_shape
+from dialects.torch.ops.index_rules import checked_classes, rule_of
 from dialects.torch.ops.op_sequence import OpSequence, known_rank
 from dialects.torch.ops.prim import PrimListConstructOp
 from dialects.torch.ops.shapes import numel
@@ -45,12 +45,9 @@ def check_index_dtype(op_name: str, index: TensorMeta) -> None:
         raise TypeError(f"{op_name}(): Expected dtype int32 or int64 for index")
 
 
-def checked_indices(op_name: str, index: Any, size: int) -> Any:
-    """The indices as int64, IndexError for any out of [0, size) (torch does not wrap)."""
-    index = np.asarray(index, dtype=np.int64)
-    if index.size and (index.min() < 0 or index.max() >= size):
-        raise IndexError(f"{op_name}(): index out of range in self")
-    return index
+def checked_indices(op_name: str, index: Any, size: int, dim: int = 0) -> Any:
+    """The indices as int64, checked (and wrapped) by `op_name`'s rule (`index_rules.py`)."""
+    return rule_of(op_name).checked(index, size, dim)
 
 
 @torch_op
@@ -141,7 +138,7 @@ class AtenGatherOp(TorchOp):
             return x.copy()
         dim = dim % x.ndim
         window = tuple(slice(None) if i == dim else slice(0, n) for i, n in enumerate(index.shape))
-        indices = checked_indices("gather", index, x.shape[dim])
+        indices = checked_indices("gather", index, x.shape[dim], dim)
         return np.take_along_axis(x[window], indices, axis=dim)
 
 
@@ -292,10 +289,7 @@ class AtenIndexTensorOp(TorchOp):
             return masked_index_eager(x, entries[0][0], entries[0][1])
         key: list[Any] = [slice(None)] * len(indices)
         for d, index in entries:
-            size = x.shape[d]
-            if index.size and (index.min() < -size or index.max() >= size):
-                raise IndexError(f"index(): index out of range for dim {d} of size {size}")
-            key[d] = index.astype(np.int64)
+            key[d] = checked_indices("index", index, x.shape[d], d)
         try:
             np.broadcast_shapes(*(index.shape for _, index in entries))
         except ValueError:
@@ -352,7 +346,7 @@ class AtenOneHotOp(TorchOp):
 
     @staticmethod
     def eager(x: Any, num_classes: int = -1) -> Any:
-        indices = checked_indices("one_hot", x, num_classes)
+        indices = checked_classes(x, num_classes)
         return (indices[..., None] == np.arange(num_classes)).astype(np.int64)
 
     def decompose(self) -> Any:
@@ -428,7 +422,7 @@ class AtenTakeAlongDimOp(TorchOp):
         ix = np.broadcast_to(
             indices, tuple(indices.shape[d] if i == d else n for i, n in enumerate(outer))
         )
-        return np.take_along_axis(xs, checked_indices("take_along_dim", ix, x.shape[d]), d)
+        return np.take_along_axis(xs, checked_indices("take_along_dim", ix, x.shape[d], d), d)
 
     def decompose(self) -> Any:
         x, index, dim = self.operands

@@ -11,7 +11,8 @@ index_add, index_copy and index_fill (lowered in `lowering/torch_to_linalg/scatt
   amax / amin propagate NaN.
 - index_add / index_copy / index_fill: a 1-D `index` of positions along `dim`; slice j of
   `source` goes to position `index[j]`.
-Indices must be int64 and in range (the compiled code does not check them).
+Indices must be int64 and in range: each op raises torch's exception otherwise, by the rules
+of `index_rules.py` (index_fill alone wraps negative indices), also in compiled code.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ class ScatterLikeOp(TorchOp):
             out, index = out.reshape(1), np.reshape(index, 1)
             src = np.reshape(src, 1) if isinstance(src, np.ndarray) else src
         d = dim % out.ndim
-        index = checked_indices(cls.name, index, out.shape[d])
+        index = checked_indices(cls.name, index, out.shape[d], d)
         for p in np.ndindex(*index.shape):
             at = (*p[:d], int(index[p]), *p[d + 1 :])
             value = src[p] if isinstance(src, np.ndarray) else src
@@ -294,9 +295,7 @@ class IndexWriteOp(TorchOp):
     def eager(cls, x: Any, dim: int, index: Any, source: Any, *rest: Any) -> Any:
         out = np.array(x, copy=True).reshape(np.shape(x) or (1,))
         d = dim % out.ndim
-        positions = np.reshape(index, -1).astype(np.int64)
-        positions = np.where(positions < 0, positions + out.shape[d], positions)
-        checked_indices(cls.name, positions, out.shape[d])
+        positions = checked_indices(cls.name, np.reshape(index, -1), out.shape[d], d)
         if isinstance(source, np.ndarray):
             source = source.reshape(np.shape(source) or (1,))
         for j, i in enumerate(positions):

@@ -11,6 +11,7 @@
 // CHECK-NEXT: %[[NEG:.*]] = arith.cmpi slt, %[[AT]], %{{.*}} : index
 // CHECK-NEXT: %[[UP:.*]] = arith.addi %[[AT]], %{{.*}} : index
 // CHECK-NEXT: %[[ROW:.*]] = arith.select %[[NEG]], %[[UP]], %[[AT]] : index
+// CHECK:      cf.assert %{{.*}}, "IndexError: index is out of bounds for dimension 0"
 // CHECK-NEXT: tensor.extract %x[%[[ROW]], %[[K]]] : tensor<?x4xf32>
 func.func @torch.aten.index.Tensor(%x: !torch.vtensor<[?,4],f32>, %i: !torch.vtensor<[?,?],si64>) -> !torch.vtensor<[?,?,4],f32> {
   %l = torch.prim.ListConstruct %i : (!torch.vtensor<[?,?],si64>) -> !torch.list<vtensor<[?,?],si64>>
