@@ -1,14 +1,18 @@
-"""`torch.einsum(...)` in scripted code: the decomposition of `frontend/ir/einsum.py`, emitted as
-`torch.aten.*` ops (sum, permute, reshape, bmm) at the call's location."""
+"""`torch.einsum(...)` in scripted code: the decomposition of `dialects/torch/einsum_plan.py`,
+emitted as `torch.aten.*` ops (sum, permute, reshape, bmm) at the call's location when the
+operands' ranks are known while scripting, else one `torch.aten.einsum` op that
+`torch-decompose` decomposes the same way for the call's signature (its ranks and dims of
+size 1)."""
 
 from __future__ import annotations
 
 import ast
 from typing import Any
 
+from dialects.torch.einsum_plan import EinsumError, plan_einsum, run_einsum
 from dialects.torch.ops.data_movement import AtenSizeIntOp
+from dialects.torch.ops.einsum import AtenEinsumOp
 from frontend.ir.builder import Value, kind_of
-from frontend.ir.einsum import EinsumError, plan_einsum, run_einsum
 from frontend.ir.resolve import ops_for_method
 
 
@@ -49,6 +53,9 @@ class _ScriptOps:
     def diagonal(self, x: Value, dim1: int, dim2: int) -> Any:
         return self._method("diagonal", [x, 0, dim1, dim2])
 
+    def squeeze(self, x: Value, dim: int) -> Any:
+        return self._method("squeeze", [x, dim])
+
 
 def einsum_call(
     scripter: Any, node: ast.Call, args: list[Value], kwargs: dict[str, Value]
@@ -62,6 +69,8 @@ def einsum_call(
         raise scripter.error(node, "einsum(): the operands must be tensors")
     try:
         plan = plan_einsum(args[0], len(operands))
+        if any(getattr(x.type, "rank", None) is None for x in operands):  # decomposed later
+            return scripter.ops.emit(node, (AtenEinsumOp,), [args[0], operands], {})[0]
         return run_einsum(plan, operands, _ScriptOps(scripter, node))  # type: ignore[no-any-return]
     except EinsumError as err:
         raise scripter.error(node, str(err)) from None

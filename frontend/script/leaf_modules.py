@@ -115,6 +115,15 @@ def _conv_transpose1d(self, input, output_size: list[int] | None = None):
     )  # fmt: skip
 
 
+def _conv_transpose3d(self, input, output_size: list[int] | None = None):
+    if output_size is not None:
+        raise NotImplementedError("ConvTranspose3d(..., output_size=...) is not supported")
+    return F.conv_transpose3d(
+        input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+        self.groups, self.dilation,
+    )  # fmt: skip
+
+
 def _adaptive_max_pool2d(self, input):
     pool = F.adaptive_max_pool2d_with_indices if self.return_indices else F.adaptive_max_pool2d
     return pool(input, self.output_size)
@@ -547,6 +556,7 @@ RULES: dict[str, LeafRule] = {
     "MaxPool2d": LeafRule(_max_pool2d),
     "Conv1d": LeafRule(_conv1d),
     "ConvTranspose2d": LeafRule(_conv_transpose2d),
+    "ConvTranspose3d": LeafRule(_conv_transpose3d),
     "ConvTranspose1d": LeafRule(_conv_transpose1d),
     "MaxPool1d": LeafRule(_max_pool1d, _no_indices),
     "AvgPool1d": LeafRule(_avg_pool1d),

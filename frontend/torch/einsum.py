@@ -1,12 +1,12 @@
-"""`frontend.torch.einsum`: eager einsum through the decomposition of `frontend/ir/einsum.py`
-(sums, permutes, reshapes and one bmm per pair of operands), which tracing records like any
-other ops."""
+"""`frontend.torch.einsum`: eager einsum through the decomposition of
+`dialects/torch/einsum_plan.py` (sums, permutes, reshapes and one bmm per pair of operands),
+which tracing records like any other ops."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from frontend.ir.einsum import plan_einsum, run_einsum
+from dialects.torch.einsum_plan import plan_einsum, run_einsum
 from frontend.torch.tensor import Tensor
 
 
@@ -36,6 +36,9 @@ class _EagerOps:
 
     def diagonal(self, x: Tensor, dim1: int, dim2: int) -> Tensor:
         return x.diagonal(0, dim1, dim2)  # type: ignore[attr-defined,no-any-return]
+
+    def squeeze(self, x: Tensor, dim: int) -> Tensor:
+        return x.squeeze(dim)  # type: ignore[attr-defined,no-any-return]
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:

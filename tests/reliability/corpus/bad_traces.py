@@ -157,11 +157,6 @@ def no_op_i0(x):
     return torch.i0(x)  # <-- here
 
 
-def einsum_broadcasting_a_size_1_dim(x):
-    """error: cannot trace this: einsum: subscript 'i' has sizes 2 and 1"""
-    return torch.einsum("ij,ij->ij", x, x[:1])  # <-- here
-
-
 def no_op_special_digamma(x):
     """error: cannot trace .*digamma"""
     return torch.special.digamma(x)  # <-- here

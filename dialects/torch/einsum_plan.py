@@ -11,8 +11,10 @@ is reshaped and permuted to the output's order. More than two operands contract 
 left to right, as PyTorch does by default: the first two into the subscripts of theirs that a
 later operand or the output still has, and so on. `...` stands for an operand's leading dims
 not named by letters, right-aligned across operands (as in broadcasting): `expand_ellipsis`
-gives them unused letters once the operands' ranks are known (equal sizes only: a size-1 dim
-against a larger one is an error). A subscript repeated within one operand (`ii->i`,
+gives them unused letters once the operands' ranks are known. A dim of size 1 against a
+larger one of the same subscript broadcasts, as in PyTorch: the size-1 dim is squeezed out
+of its operand (a constant along the subscript), which leaves the subscript to the other.
+Sizes known only at run time must be equal. A subscript repeated within one operand (`ii->i`,
 `iijj->ij`) takes that diagonal first (`torch.diagonal`, whose dim goes last).
 """
 
@@ -73,6 +75,7 @@ class EinsumOps(Protocol):
     def bmm(self, a: Any, b: Any) -> Any: ...
     def rank(self, x: Any) -> int | None: ...
     def diagonal(self, x: Any, dim1: int, dim2: int) -> Any: ...
+    def squeeze(self, x: Any, dim: int) -> Any: ...
 
 
 def expand_ellipsis(plan: EinsumPlan, ranks: Sequence[int | None]) -> EinsumPlan:
@@ -122,6 +125,8 @@ def _contract(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
     """One operand, or two: the sums, permutes, reshapes and bmm of the docstring."""
     subscripts = list(plan.inputs)
     tensors = list(operands)
+    if len(tensors) == 2:
+        tensors, subscripts = _broadcast(tensors, subscripts, ops)
     for i, own in enumerate(subscripts):  # sum what only this operand has and the output lacks
         others = "".join(s for j, s in enumerate(subscripts) if j != i) + plan.output
         summed = [d for d, s in enumerate(own) if s not in others]
@@ -133,13 +138,7 @@ def _contract(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
     (a, b), (sa, sb) = tensors, subscripts
     sizes = {s: ops.size(a, d) for d, s in enumerate(sa)}
     for d, s in enumerate(sb):
-        size = ops.size(b, d)
-        if isinstance(size, int) and isinstance(sizes.get(s), int) and size != sizes[s]:
-            raise EinsumUnsupported(
-                f"einsum: subscript {s!r} has sizes {sizes[s]} and {size} (broadcasting a "
-                "size-1 dim is not supported)"
-            )
-        sizes.setdefault(s, size)
+        sizes.setdefault(s, ops.size(b, d))
     batch = [s for s in plan.output if s in sa and s in sb]
     contracted = [s for s in sa if s in sb and s not in plan.output]
     free_a = [s for s in sa if s not in sb]
@@ -158,6 +157,26 @@ def _contract(plan: EinsumPlan, operands: Sequence[Any], ops: EinsumOps) -> Any:
     order = batch + free_a + free_b
     result = ops.reshape(ops.bmm(a, b), [sizes[s] for s in order])
     return _permuted(ops, result, "".join(order), plan.output)
+
+
+def _broadcast(
+    tensors: list[Any], subscripts: list[str], ops: EinsumOps
+) -> tuple[list[Any], list[str]]:
+    """Two operands with each size-1 dim that meets a larger one of its subscript squeezed."""
+    (a, b), (sa, sb) = tensors, subscripts
+    for s in [s for s in sa if s in sb]:
+        da, db = sa.index(s), sb.index(s)
+        size_a, size_b = ops.size(a, da), ops.size(b, db)
+        if size_a == 1 and size_b != 1:
+            a, sa = ops.squeeze(a, da), sa.replace(s, "")
+        elif size_b == 1 and size_a != 1:
+            b, sb = ops.squeeze(b, db), sb.replace(s, "")
+        elif isinstance(size_a, int) and isinstance(size_b, int) and size_a != size_b:
+            raise EinsumError(
+                f"einsum(): operands do not broadcast: subscript {s!r} has sizes {size_a} and "
+                f"{size_b}"
+            )
+    return [a, b], [sa, sb]
 
 
 def _permuted(ops: EinsumOps, x: Any, have: str, want: str) -> Any:
