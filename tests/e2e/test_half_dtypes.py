@@ -266,3 +266,19 @@ def test_rounding_eager_reference_is_the_payload() -> None:
 def test_complex_and_float8_are_still_refused_by_name(tensor: torch.Tensor) -> None:
     with pytest.raises(TypeError, match=r"argument 'x' has dtype \w+, which tsjit does not"):
         frontend.script(lambda x: x + 1)(tensor)
+
+
+def float_info(x):
+    info = torch.finfo(torch.float16)
+    return x * info.eps + torch.finfo(torch.bfloat16).tiny, info.max, info.resolution, info.bits
+
+
+def test_finfo_of_a_named_dtype_is_torchs() -> None:
+    x = operands(torch.float16, (5,))[0]
+    got, want = frontend.script(float_info)(x), float_info(x)
+    assert got[1:] == want[1:]
+    assert torch.equal(got[0], want[0])
+    for dtype in [*HALVES, torch.float32, torch.float64]:
+        ours, theirs = frontend.torch.finfo(dtype), torch.finfo(dtype)
+        for field in ("bits", "eps", "max", "min", "tiny", "resolution"):
+            assert getattr(ours, field) == getattr(theirs, field), (dtype, field)
