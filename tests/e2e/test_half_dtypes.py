@@ -282,3 +282,22 @@ def test_finfo_of_a_named_dtype_is_torchs() -> None:
         ours, theirs = frontend.torch.finfo(dtype), torch.finfo(dtype)
         for field in ("bits", "eps", "max", "min", "tiny", "resolution"):
             assert getattr(ours, field) == getattr(theirs, field), (dtype, field)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_exported_half_program_matches_torch(dtype: torch.dtype) -> None:
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.Softmax(-1)).to(dtype)
+    (x,) = operands(dtype, (3, 8))
+    imported = frontend.from_torch_export(torch.export.export(model, (x,)))
+    with torch.no_grad():
+        assert_like_torch(imported(x), model(x), dtype)
+
+
+def test_the_eager_tier_runs_the_emulated_program() -> None:
+    """The first call of a background-compiled function runs the emulated torch-opt IR."""
+    program = frontend.script(elementwise, compile="background")
+    x, y = operands(torch.bfloat16, (4, 33), (4, 33))
+    assert_like_torch(program(x, y), elementwise(x, y), torch.bfloat16)
+    assert program.wait_compiled(timeout=600)
+    assert_like_torch(program(x, y), elementwise(x, y), torch.bfloat16)
