@@ -44,7 +44,7 @@ from lowering.run.program_text import ProgramTextError, split_program
 
 SEAL = "# tsjit-program sha256="
 LARGE_LITERAL_BYTES = 1024  # literals above this many bytes enter the key by their digest
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository: lowering/run/ is two below
 COMPILER_PACKAGES = ("lowering", "dialects")
 
 
