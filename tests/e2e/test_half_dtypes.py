@@ -301,3 +301,22 @@ def test_the_eager_tier_runs_the_emulated_program() -> None:
     assert_like_torch(program(x, y), elementwise(x, y), torch.bfloat16)
     assert program.wait_compiled(timeout=600)
     assert_like_torch(program(x, y), elementwise(x, y), torch.bfloat16)
+
+
+def python_scalars(a):
+    return (
+        a + 0.1, a - 0.1, 0.1 - a, a * 0.1, a / 0.1, a < 0.1, torch.clamp(a, min=0.1),
+        torch.where(a > 0, a, 0.1), torch.fmod(a, 0.1), a == 0.1, a + 3001,
+    )  # fmt: skip
+
+
+PYTHON_SCALARS = frontend.script(python_scalars)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_python_scalars_are_rounded_where_torch_rounds_them(dtype: torch.dtype) -> None:
+    """`x + 0.1` adds half's 0.1 (torch casts the scalar to the common dtype), `x * 0.1`
+    multiplies by float32's 0.1 (torch's mul and div read the scalar in float32): bit for bit."""
+    (x,) = operands(dtype, (4000,))
+    for i, (got, want) in enumerate(zip(PYTHON_SCALARS(x), python_scalars(x))):
+        assert got.dtype == want.dtype and torch.equal(got, want), i

@@ -47,3 +47,17 @@ func.func @dtype_of_half(%x: !torch.vtensor<[3],f16>) -> !torch.int {
   %d = torch.prim.dtype %x : !torch.vtensor<[3],f16> -> !torch.int
   func.return %d : !torch.int
 }
+
+// A Python number an add promotes with a half tensor is rounded to half, as torch casts it;
+// mul reads it in float32, as torch's kernel does.
+// CHECK-LABEL: func.func @scalars
+// CHECK:         %[[HALF_TENTH:.*]] = torch.constant.float 0.0999755859375
+// CHECK-NEXT:    torch.aten.add.Scalar %x, %[[HALF_TENTH]], %int1
+// CHECK:         torch.aten.mul.Scalar %x, %float
+func.func @scalars(%x: !torch.vtensor<[3],f16>) -> (!torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>) {
+  %float = torch.constant.float 1.000000e-01
+  %int1 = torch.constant.int 1
+  %a = torch.aten.add.Scalar %x, %float, %int1 : !torch.vtensor<[3],f16>, !torch.float, !torch.int -> !torch.vtensor<[3],f16>
+  %m = torch.aten.mul.Scalar %x, %float : !torch.vtensor<[3],f16>, !torch.float -> !torch.vtensor<[3],f16>
+  func.return %a, %m : !torch.vtensor<[3],f16>, !torch.vtensor<[3],f16>
+}
