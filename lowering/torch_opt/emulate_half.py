@@ -10,7 +10,7 @@ each is `f32`. After every ATen op whose result was half, a `torch.aten._round_t
 `_round_to_bfloat16` of the result, which its uses read instead. A reduction or a matmul
 accumulates in float32 and rounds once, at its end, as torch's do. `x.half()` /
 `x.bfloat16()` become `x.float()` then the rounding; a `dtype=` argument naming a half dtype
-names float32; a float constant an elementwise op promotes with half tensors is rounded to
+names float32; a number constant an elementwise op promotes with half tensors is rounded to
 half, as torch casts it (but `mul` / `div` / `pow` read it in float32, as torch's kernels do);
 `x.dtype` of a half tensor is folded to the half dtype's code first, so
 scripted code that tests the dtype still sees torch's answer.
