@@ -23,8 +23,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Region, SSAValue
 
-from dialects.torch.dtypes import dtype_of_numpy
-from dialects.torch.ops.prim import ValueTensorLiteralOp
+from dialects.torch.dtypes import BFLOAT16, dtype_of_numpy
+from dialects.torch.ops.casts import AtenCastBFloat16Op
+from dialects.torch.ops.prim import ConstantBoolOp, ValueTensorLiteralOp
 from dialects.torch.registry import BY_PY_NAME
 from dialects.torch.types import DYN, ValueTensorType
 from frontend.export_compositions import recorded_composition
@@ -38,6 +39,7 @@ from frontend.ir.aten_namespace import (
     overload_ops,
 )
 from frontend.ir.builder import IRBuilder
+from frontend.run.half_values import HalfCarrier, from_torch
 
 
 class ExportError(TypeError):
@@ -58,9 +60,7 @@ def from_torch_export(program: Any, name: str = "forward") -> ScriptFunction:
         values[node] = arg
     for node in placeholders:
         if node.name in constants:
-            literal = builder.insert(ValueTensorLiteralOp(constants[node.name]))
-            literal.results[0].name_hint = node.name
-            values[node] = literal.results[0]
+            values[node] = _constant(builder, constants[node.name], node.name)
     results: list[SSAValue] = []
     for node in graph.nodes:
         if node.op == "call_function":
@@ -88,14 +88,34 @@ def _constants(program: Any) -> dict[str, np.ndarray]:
         **getattr(signature, "inputs_to_lifted_tensor_constants", {}),
     }
     tables = {**program.state_dict, **getattr(program, "constants", {})}
-    return {node: tables[target].detach().numpy() for node, target in sources.items()}
+    return {node: _array_of(tables[target]) for node, target in sources.items()}
+
+
+def _constant(builder: IRBuilder, array: Any, name: str) -> SSAValue:
+    """A weight as a literal; a bfloat16 one as its float32 literal cast to bfloat16 (exact)."""
+    literal = builder.insert(ValueTensorLiteralOp(array))
+    literal.results[0].name_hint = name
+    if not isinstance(array, HalfCarrier):
+        return literal.results[0]
+    flag = builder.insert(ConstantBoolOp(False))
+    cast = builder.insert(AtenCastBFloat16Op.build([literal.results[0], flag.results[0]]))
+    cast.results[0].name_hint = name
+    return cast.results[0]
+
+
+def _array_of(tensor: Any) -> Any:
+    """A weight's numpy array (a bfloat16 one: its float32 carrier)."""
+    if str(tensor.dtype) == "torch.bfloat16":
+        return from_torch(tensor)
+    return tensor.detach().numpy()
 
 
 def _tensor_type(node: Any) -> ValueTensorType:
     value = node.meta.get("val")
     if value is None or not hasattr(value, "shape"):
         raise ExportError(f"from_torch_export: input {node.name!r} is not a tensor")
-    dtype = dtype_of_numpy(np.dtype(str(value.dtype).removeprefix("torch.")))
+    name = str(value.dtype).removeprefix("torch.")
+    dtype = BFLOAT16 if name == BFLOAT16.name else dtype_of_numpy(np.dtype(name))
     return ValueTensorType([1 if d == 1 else DYN for d in value.shape], dtype)
 
 

@@ -52,6 +52,14 @@ def verify_torch_opt_contract(module: ModuleOp) -> None:
 
     _check(module, "torch-opt", bad, OpenTypeError)
 
+    def half(op: Operation) -> str | None:
+        for t in _all_types(op):
+            if isinstance(t, ValueTensorType) and t.element is not None and t.element.is_half:
+                return f"type {t} is half: torch-emulate-half leaves float32 only"
+        return None
+
+    _check(module, "torch-opt", half)
+
 
 def verify_linalg_contract(module: ModuleOp) -> None:
     def bad(op: Operation) -> str | None:

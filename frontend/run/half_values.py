@@ -20,8 +20,11 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.traits import IsTerminator
 
 from dialects.torch.dtypes import BFLOAT16, FLOAT16, DType, dtype_of_name
+from dialects.torch.op_base import TorchOp
 from dialects.torch.ops.prim import ConstantIntOp
 from dialects.torch.types import ValueTensorType
 
@@ -141,12 +144,20 @@ HALF_CODES = (FLOAT16.scalar_type, BFLOAT16.scalar_type)
 
 def _may_make_half(module: ModuleOp) -> bool:
     """Whether the program can make a half tensor from other dtypes: a half cast, a half
-    type, or an int constant that is a half dtype's code (`dtype=torch.float16`)."""
+    type, or a half dtype's code as a `ScalarType` argument (`dtype=torch.float16`)."""
     for op in module.walk():
-        if isinstance(op, ConstantIntOp) and op.python_value() in HALF_CODES:
+        if op.name in HALF_CASTS or any(_half_element(v.type) is not None for v in op.results):
             return True
-        if op.name in HALF_CASTS:
-            return True
-        if any(_half_element(v.type) is not None for v in op.results):
+        code = isinstance(op, ConstantIntOp) and op.python_value() in HALF_CODES
+        if code and any(_is_dtype_argument(use.operation, use.index) for use in op.result.uses):
             return True
     return False
+
+
+def _is_dtype_argument(op: Operation, index: int) -> bool:
+    if isinstance(op, func.CallOp) or op.has_trait(IsTerminator):
+        return True  # passed on (to a callee, out of a branch): it may become a dtype
+    if not isinstance(op, TorchOp) or not getattr(op, "SCHEMA", ""):
+        return False
+    arguments = op.parsed_schema().arguments
+    return index < len(arguments) and arguments[index].type == "ScalarType"

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from dialects.torch.dtypes import DType
 from dialects.torch.ops.scalars import (
     AtenCeilFloatOp,
     AtenExpFloatOp,
@@ -123,13 +124,9 @@ class CallSites(Collaborator):
             return self.scripter.random.random_call(node, obj, random_name, args, kwargs)
         if getattr(obj, "__module__", None) == "math" or obj in _MATH_FUNCTIONS:
             return self.math_call(node, obj, args, kwargs)
-        if is_torch_function(obj, "einsum"):
-            return einsum_call(self.scripter, node, args, kwargs)
-        if is_torch_function(obj, "tensor"):
-            return tensor_literal(self.scripter, node, args, kwargs)
-        number_function = is_number_tensor_function(obj)
-        if number_function is not None:
-            return number_tensor(self.scripter, node, number_function, args, kwargs)
+        special = self.torch_special_call(node, obj, args, kwargs)
+        if special is not NOT_SPECIAL:
+            return special
         obj, args, kwargs = self.boolean_dispatch(node, obj, args, kwargs)
         candidates = ops_for_object(obj)
         if candidates:
@@ -189,6 +186,37 @@ class CallSites(Collaborator):
         if not isinstance(flag, bool):
             raise self.error(node, f"`{name}` of {ast.unparse(node.func)} must be a constant bool")
         return (info["if_true"] if flag else obj), args, kwargs
+
+    def torch_special_call(
+        self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Any:
+        """The torch functions scripting handles itself (einsum, tensor, finfo, NumToTensor),
+        else `NOT_SPECIAL`."""
+        if is_torch_function(obj, "einsum"):
+            return einsum_call(self.scripter, node, args, kwargs)
+        if is_torch_function(obj, "tensor"):
+            return tensor_literal(self.scripter, node, args, kwargs)
+        if is_torch_function(obj, "finfo"):
+            return self.float_info(node, args)
+        number_function = is_number_tensor_function(obj)
+        if number_function is not None:
+            return number_tensor(self.scripter, node, number_function, args, kwargs)
+        return NOT_SPECIAL
+
+    def float_info(self, node: ast.Call, args: list[Value]) -> Value:
+        """`torch.finfo(dtype)` of a dtype known when scripting: its fields are constants."""
+        from frontend.torch.dtype import finfo
+
+        if len(args) > 1 or (args and not isinstance(args[0], DType)):
+            raise self.error(
+                node,
+                "torch.finfo() of a dtype known only at run time is not supported",
+                "name the dtype: torch.finfo(torch.float16)",
+            )
+        try:
+            return PyObject(finfo(*args))
+        except TypeError as err:
+            raise self.error(node, str(err)) from None
 
     def python_builtin_call(self, node: ast.Call, obj: Any, args: list[Value]) -> Value:
         """`print`, `torch.jit` helpers, `len`/`int`/... (`builtin_call`); NOT_JIT_API for

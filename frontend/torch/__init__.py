@@ -14,6 +14,7 @@ from frontend.torch.dtype import (
     as_dtype,
     bfloat16,
     dtype,
+    finfo,
     float16,
     float32,
     float64,
@@ -96,7 +97,7 @@ half = float16
 __all__ = [
     "DTYPES", "Generator", "Size", "Tensor", "arange", "as_dtype", "as_tensor", "bfloat16", "bool",
     "cuda", "float16", "half",
-    "device", "default_generator", "double", "dtype", "einsum", "empty", "empty_like",
+    "device", "default_generator", "double", "dtype", "einsum", "empty", "empty_like", "finfo",
     "enable_grad", "eye", "float", "float32", "float64", "from_numpy", "full", "full_like",
     "get_default_dtype", "gru", "gru_cell", "inference_mode", "initial_seed", "int", "int32",
     "int64", "is_floating_point", "is_tensor", "linspace", "lstm", "lstm_cell", "long",

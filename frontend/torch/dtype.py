@@ -96,3 +96,41 @@ def as_dtype(value: Any) -> dtype:
 def dtype_of_array(array: np.ndarray) -> dtype:  # type: ignore[type-arg]
     """The dtype of a numpy array (TypeError naming the supported ones otherwise)."""
     return DTYPES[dtype_of_numpy(array.dtype).name]
+
+
+# ---- torch.finfo ----
+
+
+@dataclass(frozen=True)
+class FloatInfo:
+    """What `torch.finfo(dtype)` reports of a floating dtype (scripts read it as constants)."""
+
+    dtype: str
+    bits: int
+    eps: float
+    max: float
+    min: float
+    tiny: float
+    resolution: float
+
+    @property
+    def smallest_normal(self) -> float:
+        return self.tiny
+
+
+BFLOAT16_INFO = FloatInfo("bfloat16", 16, 2.0**-7, 3.3895313892515355e38, -3.3895313892515355e38,
+                          2.0**-126, 0.01)  # fmt: skip
+
+
+def finfo(d: Any = None) -> FloatInfo:
+    """torch.finfo of a floating dtype (the default dtype if none is given)."""
+    resolved = get_default_dtype() if d is None else as_dtype(d)
+    if not resolved.is_float:
+        raise TypeError(f"torch.finfo() requires a floating point input type, not {resolved}")
+    if resolved.name == "bfloat16":
+        return BFLOAT16_INFO
+    info = np.finfo(resolved.numpy)
+    return FloatInfo(
+        resolved.name, info.bits, float(info.eps), float(info.max), float(info.min),
+        float(info.smallest_normal), 10.0**-info.precision,
+    )  # fmt: skip

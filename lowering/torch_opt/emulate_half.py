@@ -10,7 +10,9 @@ each is `f32`. After every ATen op whose result was half, a `torch.aten._round_t
 `_round_to_bfloat16` of the result, which its uses read instead. A reduction or a matmul
 accumulates in float32 and rounds once, at its end, as torch's do. `x.half()` /
 `x.bfloat16()` become `x.float()` then the rounding; a `dtype=` argument naming a half dtype
-names float32; `x.dtype` of a half tensor is folded to the half dtype's code first, so
+names float32; a number constant an elementwise op promotes with half tensors is rounded to
+half, as torch casts it (but `mul` / `div` / `pow` read it in float32, as torch's kernels do);
+`x.dtype` of a half tensor is folded to the half dtype's code first, so
 scripted code that tests the dtype still sees torch's answer.
 
 A function's arguments are half values carried as float32 (the caller converts them) and its
@@ -29,15 +31,23 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from dialects.torch.dtypes import BFLOAT16, FLOAT16, FLOAT32, DType
+from dialects.torch.dtypes import BFLOAT16, FLOAT16, FLOAT32, DType, result_type
+from dialects.torch.families import ElementwiseOp
 from dialects.torch.op_base import TorchOp
+from dialects.torch.ops.arithmetic import (
+    AtenDivScalarModeOp,
+    AtenDivScalarOp,
+    AtenFloorDivideScalarOp,
+    AtenMulScalarOp,
+    AtenPowTensorScalarOp,
+)
 from dialects.torch.ops.casts import AtenCastFloatOp, CastOp, PrimDtypeOp
 from dialects.torch.ops.half_rounding import (
     AtenRoundToBFloat16Op,
     AtenRoundToFloat16Op,
     RoundToHalfOp,
 )
-from dialects.torch.ops.prim import ConstantIntOp, ValueTensorLiteralOp
+from dialects.torch.ops.prim import ConstantFloatOp, ConstantIntOp, ValueTensorLiteralOp
 from dialects.torch.types import ListType, TupleType, ValueTensorType
 
 ROUNDING: dict[str, type[RoundToHalfOp]] = {
@@ -102,6 +112,8 @@ def emulate_results(op: Operation) -> None:
     """Retypes `op`'s half results to float32; an ATen op's are rounded after it."""
     if isinstance(op, TorchOp):
         rename_half_dtype_arguments(op)
+    if isinstance(op, ElementwiseOp):
+        round_scalar_operands(op)
     computes = isinstance(op, TorchOp) and op.name.startswith("torch.aten.")
     for result in list(op.results):
         half = half_of(result.type)
@@ -146,6 +158,45 @@ def rename_half_dtype_arguments(op: TorchOp) -> None:
             code.result.name_hint = "float32"
             Rewriter.insert_op(code, InsertPoint.before(op))
             op.operands[index] = code.result
+
+
+OPMATH_SCALAR_OPS = (
+    AtenMulScalarOp,
+    AtenDivScalarOp,
+    AtenDivScalarModeOp,
+    AtenFloorDivideScalarOp,
+    AtenPowTensorScalarOp,
+)
+"""Ops whose torch CPU kernels read a Python scalar in float32 (`original_scalar_value`); the
+others get it cast to the common dtype first, which is half here."""
+
+
+def round_scalar_operands(op: ElementwiseOp) -> None:
+    """A float constant that an elementwise op computing in half promotes with its tensors
+    is rounded to half first, as torch's TensorIterator casts it (`x + 0.1` adds float16's
+    0.0999755859375); the ops of `OPMATH_SCALAR_OPS` keep it in float32."""
+    if isinstance(op, OPMATH_SCALAR_OPS):
+        return
+    names = [a.name for a in op.parsed_schema().arguments]
+    promoted = [v for n, v in zip(names, op.operands) if n in type(op).DTYPE_ARGS]
+    tensors = [v.type for v in promoted if isinstance(v.type, ValueTensorType)]
+    if not tensors or any(t.element is None or t.rank is None for t in tensors):
+        return
+    kinds = ["float" for v in promoted if isinstance(v.owner, ConstantFloatOp)]
+    half = result_type([(t.element, t.rank) for t in tensors], kinds)
+    if not half.is_half:
+        return
+    for index, (name, value) in enumerate(zip(names, op.operands)):
+        owner = value.owner
+        is_number = isinstance(owner, ConstantFloatOp | ConstantIntOp)
+        if name not in type(op).DTYPE_ARGS or not is_number:
+            continue
+        number = owner.python_value()
+        rounded = float(ROUNDING[half.name].eager(np.float32(number)))
+        if rounded != number:  # an int that half cannot hold becomes the float it rounds to
+            constant = ConstantFloatOp(rounded)
+            Rewriter.insert_op(constant, InsertPoint.before(op))
+            op.operands[index] = constant.result
 
 
 def fold_dtype(op: PrimDtypeOp) -> None:

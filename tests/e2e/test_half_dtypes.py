@@ -266,3 +266,57 @@ def test_rounding_eager_reference_is_the_payload() -> None:
 def test_complex_and_float8_are_still_refused_by_name(tensor: torch.Tensor) -> None:
     with pytest.raises(TypeError, match=r"argument 'x' has dtype \w+, which tsjit does not"):
         frontend.script(lambda x: x + 1)(tensor)
+
+
+def float_info(x):
+    info = torch.finfo(torch.float16)
+    return x * info.eps + torch.finfo(torch.bfloat16).tiny, info.max, info.resolution, info.bits
+
+
+def test_finfo_of_a_named_dtype_is_torchs() -> None:
+    x = operands(torch.float16, (5,))[0]
+    got, want = frontend.script(float_info)(x), float_info(x)
+    assert got[1:] == want[1:]
+    assert torch.equal(got[0], want[0])
+    for dtype in [*HALVES, torch.float32, torch.float64]:
+        ours, theirs = frontend.torch.finfo(dtype), torch.finfo(dtype)
+        for field in ("bits", "eps", "max", "min", "tiny", "resolution"):
+            assert getattr(ours, field) == getattr(theirs, field), (dtype, field)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_exported_half_program_matches_torch(dtype: torch.dtype) -> None:
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.Softmax(-1)).to(dtype)
+    (x,) = operands(dtype, (3, 8))
+    imported = frontend.from_torch_export(torch.export.export(model, (x,)))
+    with torch.no_grad():
+        assert_like_torch(imported(x), model(x), dtype)
+
+
+def test_the_eager_tier_runs_the_emulated_program() -> None:
+    """The first call of a background-compiled function runs the emulated torch-opt IR."""
+    program = frontend.script(elementwise, compile="background")
+    x, y = operands(torch.bfloat16, (4, 33), (4, 33))
+    assert_like_torch(program(x, y), elementwise(x, y), torch.bfloat16)
+    assert program.wait_compiled(timeout=600)
+    assert_like_torch(program(x, y), elementwise(x, y), torch.bfloat16)
+
+
+def python_scalars(a):
+    return (
+        a + 0.1, a - 0.1, 0.1 - a, a * 0.1, a / 0.1, a < 0.1, torch.clamp(a, min=0.1),
+        torch.where(a > 0, a, 0.1), torch.fmod(a, 0.1), a == 0.1, a + 3001,
+    )  # fmt: skip
+
+
+PYTHON_SCALARS = frontend.script(python_scalars)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_python_scalars_are_rounded_where_torch_rounds_them(dtype: torch.dtype) -> None:
+    """`x + 0.1` adds half's 0.1 (torch casts the scalar to the common dtype), `x * 0.1`
+    multiplies by float32's 0.1 (torch's mul and div read the scalar in float32): bit for bit."""
+    (x,) = operands(dtype, (4000,))
+    for i, (got, want) in enumerate(zip(PYTHON_SCALARS(x), python_scalars(x))):
+        assert got.dtype == want.dtype and torch.equal(got, want), i

@@ -64,6 +64,8 @@ def from_torch(value: Any) -> Any:
 
     if isinstance(value, list | tuple):
         return tuple(from_torch(v) for v in value)
+    if isinstance(value, torch.Tensor) and value.dtype == torch.bfloat16:
+        return value.float().numpy()  # numpy has no bfloat16: the eager references' carrier
     return value.numpy() if isinstance(value, torch.Tensor) else value
 
 

@@ -196,3 +196,11 @@ def test_fresh_process_skips_the_lowering(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
         outputs.append(run.stdout)
     assert outputs == ["[1.0, 3.0, 5.0]\n"] * 2
+
+
+def test_root_is_the_folder_of_the_compiler_packages() -> None:
+    """The real ROOT holds `lowering/` and `dialects/` (a ROOT one level too deep hashed no
+    file, so an edited compiler reused the programs its older self had made)."""
+    for package in program_cache.COMPILER_PACKAGES:
+        assert (program_cache.ROOT / package / "__init__.py").is_file(), package
+    assert (program_cache.ROOT / "lowering" / "run" / "program_cache.py").is_file()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numpy as np
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, result_def
 
@@ -33,6 +34,8 @@ from dialects.torch.families import ElementwiseOp
 from dialects.torch.meta import TensorMeta
 from dialects.torch.op_base import Sample, TorchOp, torch_op
 from dialects.torch.op_base import T as Tn
+from dialects.torch.ops.half_rounding import BFLOAT16 as BFLOAT16_BITS
+from dialects.torch.ops.half_rounding import round_array
 from dialects.torch.ops.prim import ConstantBoolOp, ConstantIntOp, ConstantNoneOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from dialects.torch.types import BoolType, IntType, NoneType, ValueTensorType
@@ -58,11 +61,18 @@ class CastOp(ElementwiseOp):
     @classmethod
     def eager(cls, x: Any, *_: Any) -> Any:  # type: ignore[override]
         meta = TensorMeta.of_array(x)
-        return x.astype(cls.target_dtype((meta,)).numpy)
+        return converted(x, cls.target_dtype((meta,)))
 
     @staticmethod
     def payload(b: ScalarBuilder, x: SSAValue, *_: Any) -> SSAValue:
         return x
+
+
+def converted(x: Any, dtype: DType) -> Any:
+    """`x`'s values in `dtype`; bfloat16 values in their float32 carrier (numpy has none)."""
+    if dtype is BFLOAT16:
+        return round_array(x.astype(np.float32), BFLOAT16_BITS)
+    return x.astype(dtype.numpy)
 
 
 CAST_SAMPLES = (
@@ -105,7 +115,7 @@ class AtenToDtypeOp(CastOp):
 
     @classmethod
     def eager(cls, x: Any, dtype: int, *_: Any) -> Any:  # type: ignore[override]
-        return x.astype(dtype_of_code(dtype).numpy)
+        return converted(x, dtype_of_code(dtype))
 
 
 def _method_cast(suffix: str, method: str, dtype: DType) -> Any:
