@@ -12,7 +12,11 @@ of the modules that call it (numba's cache of a module checks only its text).
 
 The library is the one numpy loaded (the same path: one copy, one thread pool). Its thread
 count is process-wide: `blas_threads(n)` sets it to `n` for a call and returns the count in
-force before, which `blas_threads` then restores, so numpy's own calls keep their setting.
+force before, which `blas_restore` puts back unless another thread changed it meanwhile, so
+numpy's own calls keep their setting. Calls of several threads at once (the chunks of a
+batched matmul, each on one OpenBLAS thread) share that one setting: a call that starts just
+as another ends may run on the count the other restored (its result is the same; only its
+threads differ).
 Whether a matmul calls OpenBLAS is the machine model's choice (`Machine.blas_gemm`,
 `lowering/machine.py`), not this module's.
 """
@@ -198,3 +202,30 @@ def blas_thread_count(typingctx):  # type: ignore[no-untyped-def]  # noqa: ARG00
         return builder.sext(builder.call(get, []), ir.IntType(64))
 
     return types.int64(), codegen
+
+
+@intrinsic
+def blas_restore(typingctx, before, count):  # type: ignore[no-untyped-def]  # noqa: ARG001
+    """Sets OpenBLAS's thread count back to `before` if it is still `count` (what
+    `blas_threads(count)` set): when calls of other threads overlap, the last one to end
+    leaves the count they found, not one of theirs."""
+    if not isinstance(before, types.Integer) or not isinstance(count, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        module = builder.module
+        get = cgutils.get_or_insert_function(module, ir.FunctionType(I32, []), SYMBOLS["get"])
+        put = ir.FunctionType(ir.VoidType(), [I32])
+        put = cgutils.get_or_insert_function(module, put, SYMBOLS["set"])
+        before_v, count_v = (
+            builder.trunc(context.cast(builder, v, t, types.int64), I32)
+            for v, t in zip(args, sig.args)
+        )
+        now = builder.call(get, [])
+        still = builder.icmp_signed("==", now, count_v)
+        differs = builder.icmp_signed("!=", before_v, count_v)
+        with builder.if_then(builder.and_(still, differs)):
+            builder.call(put, [before_v])
+        return context.get_dummy_value()
+
+    return types.none(before, count), codegen

@@ -25,6 +25,13 @@ model's, `lowering/machine.py`: on AVX-512 `gemm_tile` 8 x 48, `conv_tile` 8 x 3
   flat pixel index `y * pitch + z` (pitch: the input's row stride), the columns past each
   row's end computed and dropped by compressed stores (`conv_rows_tile`). Other strides copy
   the windows of one output row into a `[c*u*v, ow]` block first.
+- **OpenBLAS:** `matmul_nn` / `matmul_nt` first try `tsjit_blas_matmul` (`BLAS_HELPERS`):
+  numpy's OpenBLAS sgemm / dgemm (`lowering/python_target/blas.py`) for products of at least
+  the machine model's `Machine.blas_gemm.min_macs` multiply-adds whose operands it can read
+  (unit stride along rows or columns), on the thread budget of the variant (1 in the serial
+  one, numba's count in the calling thread in the parallel one and the dispatcher), never
+  inside a `prange` region; else the tiles above. Packed and paired matmuls and convolutions
+  always run the tiles.
 Each kernel accumulates into `c` / `out` (`matmul_nt`), or overwrites it (`matmul_nt_set`),
 adds a bias (`_bias`) and applies a relu (`_relu`) as its tiles store their sums
 (`lowering/loops/library_call_finish.py` picks the kernel).
@@ -279,7 +286,9 @@ def tsjit_conv2d_tiles(weights, source, v_at, koff, out, d_at, d_ld, bias, flags
 """The numba functions the kernels call, emitted once in front of them."""
 
 
-BLAS_HELPERS = '''from lowering.python_target.blas import blas_gemm, blas_threads, numba_threads
+BLAS_HELPERS = '''from lowering.python_target.blas import (
+    blas_gemm, blas_restore, blas_threads, numba_threads,
+)
 
 # {stamp}
 BLAS_MIN_MACS = {min_macs}
@@ -321,7 +330,7 @@ def tsjit_blas_matmul(a, b, transposed, c, bias, flags, threads):
         beta = 1.0
     before = blas_threads(threads)
     blas_gemm(a, a_t, lda, b, b_t != transposed, ldb, c, ldc, m, n, k_size, beta)
-    blas_threads(before)
+    blas_restore(before, threads)
     if flags & RELU:
         for i in range(m):
             for j in range(n):

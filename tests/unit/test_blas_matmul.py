@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import StringAttr
 import frontend
 from lowering.ir_marks import LIBRARY_ATTR
 from lowering.machine import MACHINE
-from lowering.python_target.blas import OPENBLAS, blas_thread_count
+from lowering.python_target.blas import OPENBLAS, blas_restore, blas_thread_count, blas_threads
 from lowering.python_target.shared_modules import library_module
 from lowering.run.jit import load_module
 from lowering.run.threads import use_thread_setting
@@ -188,6 +188,36 @@ def test_openblas_runs_on_tsjits_thread_budget(variant: str) -> None:
     during = {count for count in np.flatnonzero(seen) if count != other}
     assert during == {budget}
     close(c, a.astype(np.float64) @ w.T)
+
+
+@numba.njit
+def overlapping_calls(outer, inner, other):  # type: ignore[no-untyped-def]
+    """Counts after two overlapping calls' settings, the inner one ending first, and after
+    `other` is set (by another thread) while a call runs."""
+    first = blas_threads(outer)
+    second = blas_threads(inner)
+    blas_restore(second, inner)
+    after_inner = blas_thread_count()
+    blas_restore(first, outer)
+    after_both = blas_thread_count()
+    before = blas_threads(inner)
+    blas_threads(other)
+    blas_restore(before, inner)
+    return after_inner, after_both, blas_thread_count()
+
+
+@needs_blas
+def test_a_call_restores_only_its_own_setting() -> None:
+    library = ctypes.CDLL(str(OPENBLAS.path))
+    get, put = getattr(library, OPENBLAS.names[2]), getattr(library, OPENBLAS.names[3])
+    start = get()
+    put(2)
+    try:
+        assert overlapping_calls(1, 1, 2) == (1, 2, 2)
+        assert overlapping_calls(2, 1, 2) == (2, 2, 2)
+        assert overlapping_calls(1, 2, 1) == (1, 2, 1)
+    finally:
+        put(start)
 
 
 SUBPROCESS_CHECK = """
