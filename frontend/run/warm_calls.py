@@ -101,8 +101,10 @@ class WarmCalls:
         return record_key(parts, checker_digest(), call_text(signature, values))
 
     def recorded(self, signature: Signature, values: list[Any]) -> bool:
-        from lowering.run.call_records import has_record
+        from lowering.run.call_records import has_record, may_have_records
 
+        if not may_have_records():  # a fresh cache: no key to compute on the first call
+            return False
         key = self._key(signature, values)
         if key is None:
             return False

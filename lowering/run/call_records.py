@@ -41,6 +41,12 @@ def record_path(key: str) -> Path:
     return cache_dir() / FOLDER / key
 
 
+def may_have_records() -> bool:
+    """Whether the cache has a records folder at all (a fresh cache has none: callers can
+    skip computing keys)."""
+    return (cache_dir() / FOLDER).is_dir()
+
+
 def has_record(key: str) -> bool:
     """Whether the record `key` was written (by this or an earlier process) and is intact."""
     if checked_subfolder(cache_dir(), FOLDER, create=False) is None:
