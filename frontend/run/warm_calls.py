@@ -112,10 +112,10 @@ class WarmCalls:
     def loadable(self, signature: Signature, values: list[Any]) -> bool:
         """Whether the call is on record and the program cache has its program's text: its
         compiled code loads without lowering (and numba's, see `has_numba_cache`)."""
-        from lowering.run.program_cache import program_key, remembered
-
         if not self.recorded(signature, values):
             return False
+        from lowering.run.program_cache import program_key, remembered  # (see call_records)
+
         parts = self.program_parts(signature)
         return parts is not None and remembered(program_key(*parts)) is not None
 
