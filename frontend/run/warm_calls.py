@@ -27,6 +27,7 @@ from xdsl.ir import Attribute
 
 from dialects.torch.types import IntType
 from frontend.run.shape_guard import exact_signature_text
+from lowering.run.call_records import has_record, may_have_records, record_key, write_record
 from lowering.signature import format_signature
 
 Signature = tuple[Attribute, ...]
@@ -91,8 +92,6 @@ class WarmCalls:
         return self.parts[signature]
 
     def _key(self, signature: Signature, values: list[Any]) -> str | None:
-        from lowering.run.call_records import record_key
-
         if any(isinstance(t, IntType) for t in signature):
             return None
         parts = self.program_parts(signature)
@@ -101,8 +100,8 @@ class WarmCalls:
         return record_key(parts, checker_digest(), call_text(signature, values))
 
     def recorded(self, signature: Signature, values: list[Any]) -> bool:
-        from lowering.run.call_records import has_record
-
+        if not may_have_records():  # a fresh cache: no key to compute on the first call
+            return False
         key = self._key(signature, values)
         if key is None:
             return False
@@ -113,16 +112,14 @@ class WarmCalls:
     def loadable(self, signature: Signature, values: list[Any]) -> bool:
         """Whether the call is on record and the program cache has its program's text: its
         compiled code loads without lowering (and numba's, see `has_numba_cache`)."""
-        from lowering.run.program_cache import program_key, remembered
-
         if not self.recorded(signature, values):
             return False
+        from lowering.run.program_cache import program_key, remembered  # (see call_records)
+
         parts = self.program_parts(signature)
         return parts is not None and remembered(program_key(*parts)) is not None
 
     def remember(self, signature: Signature, values: list[Any]) -> None:
-        from lowering.run.call_records import write_record
-
         key = self._key(signature, values)
         if key is not None and key not in self.known:
             write_record(key)

@@ -26,14 +26,19 @@ from pathlib import Path
 
 from lowering.run.cache_folder import checked_subfolder, read_private_file
 from lowering.run.jit import cache_dir, source_hash, write_entry
-from lowering.run.program_cache import program_key, sealed, unsealed
 
 FOLDER = "calls"
+
+
+# The program cache (and the machine model it imports) is imported on first use: a fresh
+# cache's first call asks only `may_have_records`, and those imports were 8 of its 12 ms.
 
 
 def record_key(parts: tuple[str, ...], checker: str, call_text: str) -> str:
     """The key of the record of a call `call_text` of the program of `parts`, whose outcome
     the code of digest `checker` decided."""
+    from lowering.run.program_cache import program_key
+
     return source_hash("\0".join([program_key(*parts), checker, call_text]))[:40]
 
 
@@ -41,8 +46,16 @@ def record_path(key: str) -> Path:
     return cache_dir() / FOLDER / key
 
 
+def may_have_records() -> bool:
+    """Whether the cache has a records folder at all (a fresh cache has none: callers can
+    skip computing keys)."""
+    return (cache_dir() / FOLDER).is_dir()
+
+
 def has_record(key: str) -> bool:
     """Whether the record `key` was written (by this or an earlier process) and is intact."""
+    from lowering.run.program_cache import unsealed
+
     if checked_subfolder(cache_dir(), FOLDER, create=False) is None:
         return False
     try:
@@ -55,6 +68,8 @@ def has_record(key: str) -> bool:
 def write_record(key: str) -> None:
     """Writes the record `key` (atomically); a cache that cannot be written, or that others
     can write, is skipped."""
+    from lowering.run.program_cache import sealed
+
     with contextlib.suppress(OSError):
         if checked_subfolder(cache_dir(), FOLDER, create=True) is not None:
             write_entry(record_path(key), sealed(key))

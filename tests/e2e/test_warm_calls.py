@@ -57,14 +57,19 @@ print(json.dumps({"at_once": at_once}))
 """
 
 
-def run_child(script: Path, cache: Path, *args: str) -> dict[str, bool]:
+def run_child(script: Path, cache: Path, *args: str, log: list[str] | None = None) -> dict:
+    """The child's answer; with `log`, run with `TSJIT_LOGS=compile` and its stderr appended."""
     env = {**os.environ, "TSJIT_CACHE_DIR": str(cache), "PYTHONPATH": str(REPO)}
     env.pop("TSJIT_COMPILE", None)
+    if log is not None:
+        env["TSJIT_LOGS"] = "compile"
     run = subprocess.run(
         [sys.executable, str(script), *args],
         env=env, cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
+    if log is not None:
+        log.append(run.stderr)
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
@@ -82,8 +87,14 @@ def test_a_warm_process_runs_compiled_code_from_its_first_call(
     cache = tmp_path / "cache"
     cold = run_child(child, cache, first_mode, "3", "lax")
     assert cold["at_once"] is (first_mode == "now")
-    assert run_child(child, cache, "background", "3", "strict") == {"at_once": True}
+    log: list[str] = []
+    assert run_child(child, cache, "background", "3", "strict", log=log) == {"at_once": True}
     assert run_child(child, cache, "now", "3", "strict") == {"at_once": True}
+    (report,) = log  # the compile report says how the call got its code
+    assert "cell (f32[?,?],f32[?,?]), on record:" in report
+    assert "program cache: the text made before (no lowering)" in report
+    assert "numba disk cache: loaded kernel" in report
+    assert "shape check" not in report and "in the background" not in report
 
 
 def test_other_shapes_are_not_on_record(child: Path, tmp_path: Path) -> None:
