@@ -115,6 +115,8 @@ OVERLOADS = {
     "PrimsProdDims": lambda s, x, y: torch.ops.prims.prod(x, [1, 0]) + torch.ops.prims.prod(y, [1]),
     "PrimsProdInt": lambda s, x, y: torch.ops.prims.prod((x * 3).to(torch.int32), [1]),
     "Sgn": lambda s, x, y: torch.ops.aten.sgn(x - y),
+    "FloatOfANumber": lambda s, x, y: x * torch.ops.aten.Float(y.sum().item())
+    + torch.ops.aten.Float(x.shape[0]),
     "LiftFresh": lambda s, x, y: torch.ops.aten.lift_fresh_copy(x) + torch.ops.aten.lift_fresh(y),
     "NativeGroupNorm": lambda s, x, y: torch.ops.aten.native_group_norm(
         x.reshape(1, 4, 3), y[0], y[1], 1, 4, 3, 2, 1e-5
