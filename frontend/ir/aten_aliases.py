@@ -379,6 +379,16 @@ def prims_prod(inp: Tensor, dims: list[int] | None, output_dtype=None) -> Tensor
     return result.sum(dims)
 
 
+def prims_squeeze(a: Tensor, dimensions: list[int]) -> Tensor:
+    """`prims::squeeze`: the size-1 dims `dimensions` removed, the highest first so that the
+    others keep their index."""
+    order = [d for d in dimensions]
+    order.sort(reverse=True)
+    for d in order:
+        a = a.squeeze(d)
+    return a
+
+
 def contains(self: list[int], el: int) -> bool:
     """`aten::__contains__` of a list (or a dict's keys): `el in self`."""
     return el in self
@@ -435,6 +445,7 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "prims::where": prims_where,
     "prims::sum": prims_sum,
     "prims::prod": prims_prod,
+    "prims::squeeze": prims_squeeze,
     "prims::collapse": collapse,
     "prims::split_dim": split_dim,
     "prims::iota": iota,

@@ -113,6 +113,8 @@ OVERLOADS = {
     "PrimsCollapse": lambda s, x, y: torch.ops.prims.collapse(x * y, 0, 1),
     "PrimsSplitDim": lambda s, x, y: torch.ops.prims.split_dim(x - y, 1, 2),
     "PrimsProdDims": lambda s, x, y: torch.ops.prims.prod(x, [1, 0]) + torch.ops.prims.prod(y, [1]),
+    "PrimsSqueeze": lambda s, x, y: torch.ops.prims.squeeze(x.reshape(1, 3, 1, 4, 1), [0, 4, 2])
+    + torch.ops.prims.squeeze(y, []),
     "PrimsProdInt": lambda s, x, y: torch.ops.prims.prod((x * 3).to(torch.int32), [1]),
     "Sgn": lambda s, x, y: torch.ops.aten.sgn(x - y),
     "FloatOfANumber": lambda s, x, y: x * torch.ops.aten.Float(y.sum().item())
