@@ -379,6 +379,12 @@ def prims_prod(inp: Tensor, dims: list[int] | None, output_dtype=None) -> Tensor
     return result.sum(dims)
 
 
+def aminmax(self: Tensor, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """`aten::aminmax` (`torch.aminmax`): (`amin`, `amax`) over `dim` (every dim when None)."""
+    dims: list[int] = [] if dim is None else [dim]
+    return self.amin(dims, keepdim), self.amax(dims, keepdim)
+
+
 def prims_squeeze(a: Tensor, dimensions: list[int]) -> Tensor:
     """`prims::squeeze`: the size-1 dims `dimensions` removed, the highest first so that the
     others keep their index."""
@@ -426,6 +432,7 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "aten::alias": alias,
     "aten::lift_fresh": alias,
     "aten::__contains__": contains,
+    "aten::aminmax": aminmax,
     "aten::native_group_norm": native_group_norm,
     "aten::copy": copy,
     "aten::split_with_sizes": split_with_sizes,

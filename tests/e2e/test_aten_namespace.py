@@ -115,6 +115,11 @@ OVERLOADS = {
     "PrimsProdDims": lambda s, x, y: torch.ops.prims.prod(x, [1, 0]) + torch.ops.prims.prod(y, [1]),
     "PrimsSqueeze": lambda s, x, y: torch.ops.prims.squeeze(x.reshape(1, 3, 1, 4, 1), [0, 4, 2])
     + torch.ops.prims.squeeze(y, []),
+    "Aminmax": lambda s, x, y: (
+        torch.ops.aten.aminmax(x)[1],
+        torch.aminmax(y, dim=1, keepdim=True)[0],
+        torch.ops.aten.aminmax((x * 9).to(torch.int32), dim=-1)[1],
+    ),
     "PrimsProdInt": lambda s, x, y: torch.ops.prims.prod((x * 3).to(torch.int32), [1]),
     "Sgn": lambda s, x, y: torch.ops.aten.sgn(x - y),
     "FloatOfANumber": lambda s, x, y: x * torch.ops.aten.Float(y.sum().item())
