@@ -214,8 +214,24 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{e.status:10} {e.form:10} {e.label}  {e.reason}")
     print(summary(entries))
     if options.markdown:
+        kept = measured_section(options.markdown)
         with open(options.markdown, "w") as out:
-            out.write(markdown(entries))
+            out.write(markdown(entries) + kept)
+
+
+MEASURED_HEADING = "## An external suite of small programs"
+"""The hand-written section of docs/coverage.md (measured runs, not the census): kept."""
+
+
+def measured_section(path: str) -> str:
+    """The part of the report at `path` from `MEASURED_HEADING` on, else ""."""
+    try:
+        with open(path) as existing:
+            text = existing.read()
+    except FileNotFoundError:
+        return ""
+    start = text.find(MEASURED_HEADING)
+    return "" if start < 0 else "\n" + text[start:]
 
 
 if __name__ == "__main__":

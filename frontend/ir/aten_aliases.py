@@ -379,6 +379,22 @@ def prims_prod(inp: Tensor, dims: list[int] | None, output_dtype=None) -> Tensor
     return result.sum(dims)
 
 
+def aminmax(self: Tensor, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    """`aten::aminmax` (`torch.aminmax`): (`amin`, `amax`) over `dim` (every dim when None)."""
+    dims: list[int] = [] if dim is None else [dim]
+    return self.amin(dims, keepdim), self.amax(dims, keepdim)
+
+
+def prims_squeeze(a: Tensor, dimensions: list[int]) -> Tensor:
+    """`prims::squeeze`: the size-1 dims `dimensions` removed, the highest first so that the
+    others keep their index."""
+    order = [d for d in dimensions]
+    order.sort(reverse=True)
+    for d in order:
+        a = a.squeeze(d)
+    return a
+
+
 def contains(self: list[int], el: int) -> bool:
     """`aten::__contains__` of a list (or a dict's keys): `el in self`."""
     return el in self
@@ -416,6 +432,7 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "aten::alias": alias,
     "aten::lift_fresh": alias,
     "aten::__contains__": contains,
+    "aten::aminmax": aminmax,
     "aten::native_group_norm": native_group_norm,
     "aten::copy": copy,
     "aten::split_with_sizes": split_with_sizes,
@@ -435,6 +452,7 @@ COMPOSITIONS: dict[str, Callable[..., Any]] = {
     "prims::where": prims_where,
     "prims::sum": prims_sum,
     "prims::prod": prims_prod,
+    "prims::squeeze": prims_squeeze,
     "prims::collapse": collapse,
     "prims::split_dim": split_dim,
     "prims::iota": iota,

@@ -113,8 +113,17 @@ OVERLOADS = {
     "PrimsCollapse": lambda s, x, y: torch.ops.prims.collapse(x * y, 0, 1),
     "PrimsSplitDim": lambda s, x, y: torch.ops.prims.split_dim(x - y, 1, 2),
     "PrimsProdDims": lambda s, x, y: torch.ops.prims.prod(x, [1, 0]) + torch.ops.prims.prod(y, [1]),
+    "PrimsSqueeze": lambda s, x, y: torch.ops.prims.squeeze(x.reshape(1, 3, 1, 4, 1), [0, 4, 2])
+    + torch.ops.prims.squeeze(y, []),
+    "Aminmax": lambda s, x, y: (
+        torch.ops.aten.aminmax(x)[1],
+        torch.aminmax(y, dim=1, keepdim=True)[0],
+        torch.ops.aten.aminmax((x * 9).to(torch.int32), dim=-1)[1],
+    ),
     "PrimsProdInt": lambda s, x, y: torch.ops.prims.prod((x * 3).to(torch.int32), [1]),
     "Sgn": lambda s, x, y: torch.ops.aten.sgn(x - y),
+    "FloatOfANumber": lambda s, x, y: x * torch.ops.aten.Float(y.sum().item())
+    + torch.ops.aten.Float(x.shape[0]),
     "LiftFresh": lambda s, x, y: torch.ops.aten.lift_fresh_copy(x) + torch.ops.aten.lift_fresh(y),
     "NativeGroupNorm": lambda s, x, y: torch.ops.aten.native_group_norm(
         x.reshape(1, 4, 3), y[0], y[1], 1, 4, 3, 2, 1e-5

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from benchmarks.coverage import Entry, classify
+from benchmarks.coverage import MEASURED_HEADING, Entry, classify, measured_section
 from benchmarks.coverage_report import markdown
 
 
@@ -45,3 +45,10 @@ def test_the_report_counts_every_entry() -> None:
     assert "2 aten/prims overloads: 1 lowers, 0 decomposes, 0 partial, 1 refused" in report
     assert "`aten::special_zeta`" in report
     assert all(isinstance(e, Entry) for e in entries)
+
+
+def test_the_report_keeps_its_measured_section(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "coverage.md"
+    report.write_text(f"# old census\n\n{MEASURED_HEADING}\n\nmeasured counts\n")
+    assert measured_section(str(report)) == f"\n{MEASURED_HEADING}\n\nmeasured counts\n"
+    assert measured_section(str(tmp_path / "missing.md")) == ""

@@ -189,7 +189,7 @@ def _unary(
         PY_NAMES = py_names
         SAMPLES = tuple(Sample(v) for v in (samples or (_SAMPLE_VALUES[kind][1],)))
         RESULT = result_kind
-        a = operand_def(_TYPES[kind] if kind != "Scalar" else IntType)
+        a = operand_def(_TYPES[kind] if kind != "Scalar" else IntType | FloatType)
         result = result_def(_TYPES[result_kind])
         eager = staticmethod(eager_fn)
         payload = staticmethod(payload_fn)
@@ -224,7 +224,7 @@ AtenNegFloatOp = _unary(
 
 
 AtenFloatScalarOp = _unary(
-    "Float.Scalar", "Scalar", "float", float, lambda b, x: b.cast(x, f64), "`float(a)` of an int"
+    "Float.Scalar", "Scalar", "float", float, lambda b, x: b.cast(x, f64), "`float(a)` of a number"
 )
 
 
