@@ -59,6 +59,7 @@ def reexec_for_cpu(cpu: str | None, argv: list[str]) -> None:
 def machine_model_record() -> dict[str, Any]:
     """The machine model the run used, and the library variables in force (for the JSON)."""
     from lowering.machine import MACHINE
+    from lowering.python_target.blas import OPENBLAS
 
     tiles = MACHINE.tiles
     return {
@@ -71,5 +72,7 @@ def machine_model_record() -> dict[str, Any]:
         "caches": {"l1d": MACHINE.l1d, "l2": MACHINE.l2, "l3": MACHINE.l3},
         "gemm_tile": [tiles.gemm_rows, tiles.gemm_cols],
         "conv_tile": [tiles.conv_rows, tiles.conv_cols],
+        "blas_gemm_min_macs": None if MACHINE.blas_gemm is None else MACHINE.blas_gemm.min_macs,
+        "openblas": None if OPENBLAS is None else OPENBLAS.stamp,
         "library_environment": {k: os.environ[k] for k in LIBRARY_VARIABLES if k in os.environ},
     }
