@@ -23,6 +23,7 @@ RUNTIME_SOURCES = (
     "python_target/wide_vectors.py",
     "python_target/interrupts.py",
     "python_target/gemm_tile.py",
+    "python_target/blas.py",
     "machine.py",
 )
 
