@@ -111,12 +111,21 @@ class IRBuilder:
         """
         op_class, arguments, values = bind(candidates, args, kwargs, kind_of)
         operands = [
-            self.materialize([v] if a.type == "int[]" and kind_of(v) == "int" else v)
-            for a, v in zip(arguments, values)
-        ]  # `torch.sum(x, 1)`: an int where the schema takes int[] is a one-element list
+            self.materialize(_as_schema_type(a.type, v)) for a, v in zip(arguments, values)
+        ]
         op = op_class.build(operands)
         self.insert(op)
         return list(op.results)
+
+
+def _as_schema_type(schema_type: str, value: Value) -> Value:
+    """`torch.sum(x, 1)`: an int where the schema takes int[] is a one-element list;
+    `x.isclose(y, 0, 3)`: an int constant where it takes a float is that float."""
+    if schema_type == "int[]" and kind_of(value) == "int":
+        return [value]
+    if schema_type in ("float", "float?") and type(value) is int:
+        return float(value)
+    return value
 
 
 def _constant_name(value: Any) -> str:

@@ -176,6 +176,7 @@ class CallSites(Collaborator):
         if info is None:
             return obj, args, kwargs
         name, index = info["arg_name"], info["index"]
+        original_args, original_kwargs = args, kwargs
         args, kwargs = list(args), dict(kwargs)
         if name in kwargs:
             flag = kwargs.pop(name)
@@ -185,7 +186,11 @@ class CallSites(Collaborator):
             flag = info["default"]
         if not isinstance(flag, bool):
             raise self.error(node, f"`{name}` of {ast.unparse(node.func)} must be a constant bool")
-        return (info["if_true"] if flag else obj), args, kwargs
+        if not flag:
+            return obj, args, kwargs
+        if not ops_for_object(info["if_true"]):  # torch.unique's private helpers: its ops bind it
+            return obj, original_args, original_kwargs
+        return info["if_true"], args, kwargs
 
     def torch_special_call(
         self, node: ast.Call, obj: Any, args: list[Value], kwargs: dict[str, Value]

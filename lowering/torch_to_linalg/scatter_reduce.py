@@ -74,7 +74,7 @@ class ConvertAtenScatterReduceTwoOp(RewritePattern):
         dim = arg_value(dim_arg) % max(rank, 1)
         index_rank = len(static_shape(index.type))
         extents = [dim_size(rewriter, index, d) for d in range(index_rank)]
-        _check_positions(rewriter, op, source, dim, index, "RuntimeError", wraps=False)  # type: ignore[arg-type]
+        _check_positions(rewriter, op, source, dim, index)  # type: ignore[arg-type]
         zero = build_scalars(rewriter, lambda b: b.const(0, IndexType()))
         combine = COMBINERS[reduce]
 

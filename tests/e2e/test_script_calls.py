@@ -228,3 +228,14 @@ def test_a_callee_that_returns_its_argument_inlines() -> None:
     """torch-inline gives the call's operand where the callee returns its argument."""
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     np.testing.assert_array_equal(frontend.script(calls_a_passthrough)(x), x * 4)
+
+
+def int_tolerances(x, y):
+    return x.isclose(y, 0, 3) & torch.isclose(x, y, rtol=1, atol=0)
+
+
+def test_an_int_constant_where_the_schema_takes_a_float_is_that_float() -> None:
+    x = np.array([0, -5, 3, 10], np.int64)
+    y = np.array([1, -1, 3, 30], np.int64)
+    expected = int_tolerances(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    np.testing.assert_array_equal(frontend.script(int_tolerances)(x, y), expected)

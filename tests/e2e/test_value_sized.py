@@ -213,3 +213,14 @@ def test_value_sized_dim_checked_in_products_and_cat(fn, make_other, message):
     torch.testing.assert_close(scripted(x, other), fn(x, other))
     with pytest.raises(RuntimeError, match=message):
         scripted(x, make_other(count + 1))
+
+
+def unique_sorted_counts(x):
+    return torch.unique(x, sorted=True, return_inverse=False, return_counts=True)
+
+
+def test_unique_keeps_every_flag() -> None:
+    """`torch.unique` is one of PyTorch's boolean-dispatched functions: its flags reach its op."""
+    x = torch.tensor([3, 1, 3, 2])
+    assert_same(frontend.script(unique_all)(x), unique_all(x))
+    assert_same(frontend.script(unique_sorted_counts)(x), unique_sorted_counts(x))

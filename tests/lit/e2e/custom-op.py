@@ -24,7 +24,8 @@ def f(x):
     return ops.lit_ops.axpb(x, 2, 3) - ops.lit_ops.axpb(x, 0.5, 1)
 
 
-# TORCH: %{{.*}} = torch.lit_ops.axpb %x, %int2, %int3 : !torch.vtensor<*,unk>, !torch.int, !torch.int -> !torch.vtensor<*,unk>
+# An int constant where the schema takes a float is that float, as in PyTorch.
+# TORCH: %{{.*}} = torch.lit_ops.axpb %x, %float, %int3 : !torch.vtensor<*,unk>, !torch.float, !torch.int -> !torch.vtensor<*,unk>
 
 # The scalars take their schema types; CSE gives both calls one `tensor.empty`.
 # LINALG: func.func private @lit_ops.axpb(tensor<?xf32>, f64, i64, tensor<?xf32>) -> tensor<?xf32> attributes {tsjit.kernel = "lit_ops.axpb"}
