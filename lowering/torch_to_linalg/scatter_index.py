@@ -130,13 +130,7 @@ class ConvertScatterOp(RewritePattern):
         zero = build_scalars(rewriter, lambda b: b.const(0, IndexType()))
 
         def count(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
-            if not index_rank:
-                return b.const(1, IndexType())
-            inside = b.const(True, i1)
-            for d in range(index_rank):
-                if d != dim:
-                    inside = b.and_(inside, b.cmp("lt", loop[d], extents[d]))
-            return b.select(inside, extents[dim], zero)
+            return writer_count(b, loop, extents, dim, zero)
 
         def step(b: ScalarBuilder, loop: list[SSAValue], j: SSAValue, acc: SSAValue) -> SSAValue:
             at = [j if d == dim else i for d, i in enumerate(loop)][: max(index_rank, 1)]
@@ -202,6 +196,21 @@ class ConvertIndexWriteOp(RewritePattern):
             return b.select(hit, written, acc)
 
         rewrite_elements(rewriter, op, count, step)
+
+
+def writer_count(
+    b: ScalarBuilder, loop: list[SSAValue], extents: list[SSAValue], dim: int, zero: SSAValue
+) -> SSAValue:
+    """How many index elements write at the output position `loop`: the index's extent along
+    `dim` where the position is inside the index's other extents, else none (a 0-d index:
+    one)."""
+    if not extents:
+        return b.const(1, IndexType())
+    inside = b.const(True, i1)
+    for d in range(len(extents)):
+        if d != dim:
+            inside = b.and_(inside, b.cmp("lt", loop[d], extents[d]))
+    return b.select(inside, extents[dim], zero)
 
 
 def _check_positions(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType, i1, i64
+from xdsl.dialects.builtin import IndexType, i64
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -29,7 +29,12 @@ from dialects.torch.ops.scatter_index import AtenScatterReduceTwoOp
 from dialects.torch.scalar_builder import ScalarBuilder
 from lowering.torch_to_linalg.copies import dim_size, empty_with_sizes
 from lowering.torch_to_linalg.scalars import build_scalars
-from lowering.torch_to_linalg.scatter_index import _check_positions, _index_at, read
+from lowering.torch_to_linalg.scatter_index import (
+    _check_positions,
+    _index_at,
+    read,
+    writer_count,
+)
 from lowering.torch_to_linalg.utils import PARALLEL, build_generic, static_shape, tensor_type_of
 
 Combine = Callable[[ScalarBuilder, SSAValue, SSAValue], SSAValue]
@@ -79,13 +84,7 @@ class ConvertAtenScatterReduceTwoOp(RewritePattern):
         combine = COMBINERS[reduce]
 
         def writers(b: ScalarBuilder, loop: list[SSAValue]) -> SSAValue:
-            if not index_rank:
-                return b.const(1, IndexType())
-            inside = b.const(True, i1)
-            for d in range(index_rank):
-                if d != dim:
-                    inside = b.and_(inside, b.cmp("lt", loop[d], extents[d]))
-            return b.select(inside, extents[dim], zero)
+            return writer_count(b, loop, extents, dim, zero)
 
         def step(
             b: ScalarBuilder, loop: list[SSAValue], j: SSAValue, carried: list[SSAValue]
